@@ -1,0 +1,11 @@
+# Fails unless FILES (a list) has EXPECTED_COUNT entries that all exist.
+list(LENGTH FILES n)
+if(NOT n EQUAL EXPECTED_COUNT)
+  message(FATAL_ERROR "expected ${EXPECTED_COUNT} files, got ${n}")
+endif()
+foreach(f IN LISTS FILES)
+  if(NOT EXISTS "${f}")
+    message(FATAL_ERROR "missing: ${f}")
+  endif()
+endforeach()
+message(STATUS "${n} files present")

@@ -1,0 +1,31 @@
+#pragma once
+/// @file
+/// `fixed_string<N>`: a string usable as a template argument, so names of
+/// tables, columns, symbols and models are part of types (and so appear in
+/// compiler notes when a rule fires).
+#include <algorithm>
+#include <cstddef>
+#include <string_view>
+
+namespace joinery {
+
+template <std::size_t N>
+struct fixed_string {
+  char value[N]{};  // includes the terminating NUL
+
+  constexpr fixed_string(const char (&s)[N]) noexcept { std::copy_n(s, N, value); }  // NOLINT: implicit by design
+
+  [[nodiscard]] constexpr std::string_view view() const noexcept { return {value, N - 1}; }
+  [[nodiscard]] static constexpr std::size_t size() noexcept { return N - 1; }
+  constexpr operator std::string_view() const noexcept { return view(); }  // NOLINT
+
+  template <std::size_t M>
+  friend constexpr bool operator==(const fixed_string& a, const fixed_string<M>& b) noexcept {
+    return a.view() == b.view();
+  }
+};
+
+template <std::size_t N>
+fixed_string(const char (&)[N]) -> fixed_string<N>;
+
+}  // namespace joinery
