@@ -13,10 +13,17 @@ inline std::uint64_t splitmix64(std::uint64_t& s) {
   return z ^ (z >> 31);
 }
 
-/// The sparse key of dimension row i: a bijective scramble of i, spread x1000003.
+/// The sparse key of dimension row i (i < 2^26): a bijective scramble of i
+/// (xorshift and odd multiplications within 26 bits), spread x1000003, so
+/// distinct rows always get distinct keys.
 inline std::int64_t sparse_key(std::uint64_t i) {
-  std::uint64_t s = i * 0x2545F4914F6CDD1DULL;
-  return static_cast<std::int64_t>((splitmix64(s) >> 24) * 1000003ULL >> 8);
+  constexpr std::uint64_t mask = (std::uint64_t{1} << 26) - 1;
+  std::uint64_t x = i & mask;
+  for (int r = 0; r < 3; ++r) {
+    x ^= x >> 13;
+    x = (x * 0x5bd1e995ULL) & mask;
+  }
+  return static_cast<std::int64_t>(x * 1000003ULL);
 }
 
 /// `n` fact-side foreign keys drawn uniformly from the `m` dimension keys.
