@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string_view>
+#include <utility>
 
 namespace joinery {
 
@@ -27,5 +28,19 @@ struct fixed_string {
 
 template <std::size_t N>
 fixed_string(const char (&)[N]) -> fixed_string<N>;
+
+/// A name spelled out as characters. Diagnostics carry names as `spelled<S>`
+/// so that both GCC and Clang print them legibly in the instantiation note
+/// (Clang prints a `fixed_string` argument as a list of character codes).
+template <char... C>
+struct name_chars {};
+
+namespace detail {
+template <fixed_string S, std::size_t... I>
+name_chars<S.value[I]...> spell(std::index_sequence<I...>);
+}  // namespace detail
+
+template <fixed_string S>
+using spelled = decltype(detail::spell<S>(std::make_index_sequence<S.size()>{}));
 
 }  // namespace joinery

@@ -27,17 +27,6 @@ inline std::uint64_t next_version() noexcept {
   return ++counter;
 }
 
-/// Index of column `Name` in T, or a `joinery[unknown_column]` error naming both.
-template <table_type T, fixed_string Name>
-constexpr std::size_t checked_column_index() {
-  constexpr std::size_t i = column_index<T>(Name.view());
-  if constexpr (i == npos) {
-    static_assert(unknown_column_in<T, Name>::ok);
-    return 0;  // the error above is the one to read; stop the cascade here
-  } else {
-    return i;
-  }
-}
 }  // namespace detail
 
 /// `get<"name">(row)`: reads a column of any joinery row (relation rows,
@@ -51,9 +40,8 @@ template <table_type T, class Columns = typename T::columns>
 class relation;
 
 template <table_type T, class... Cols>
-class relation<T, type_list<Cols...>> {
+class relation<T, type_list<Cols...>> : detail::distinct_columns<T> {
   static_assert(sizeof...(Cols) > 0, "joinery: a table needs at least one column");
-  static_assert(detail::check_no_duplicate_columns<T>());
 
  public:
   using table_type = T;
@@ -171,9 +159,14 @@ class relation<T, type_list<Cols...>> {
   /// `joinery[unknown_column]` naming the table and the name.
   template <fixed_string Name>
   [[nodiscard]] auto column() const {
-    constexpr std::size_t i = detail::checked_column_index<T, Name>();
-    using value_t = typename std::tuple_element_t<i, std::tuple<Cols...>>::type;
-    return std::span<const value_t>(std::get<i>(cols_));
+    constexpr std::size_t i = detail::column_index<T>(Name.view());
+    if constexpr (i == detail::npos) {
+      (void)unknown_column_in<T, spelled<Name>>{};
+      return std::span<const int>{};  // the error above is the one to read: stop the cascade here
+    } else {
+      using value_t = typename std::tuple_element_t<i, std::tuple<Cols...>>::type;
+      return std::span<const value_t>(std::get<i>(cols_));
+    }
   }
   /// Column by position (used by generated code that already resolved names).
   template <std::size_t I>

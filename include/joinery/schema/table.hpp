@@ -87,37 +87,32 @@ using column_t = typename detail::column_at<typename T::columns, detail::column_
 // ---- diagnostics: the offending names are template arguments, so they are
 // printed in the note that points at the failing assertion.
 
-/// Instantiated when `Table` has no column called `Column`.
-template <class Table, fixed_string Column>
+/// Instantiated when `Table` has no column called `Column` (a `spelled<"name">`).
+template <class Table, class Column>
 struct unknown_column_in {
   static_assert(detail::always_false<Table>::value,
                 "joinery[unknown_column]: the table has no column of that name (both are the template "
                 "arguments of unknown_column_in<Table, Column> in the note below); check the spelling "
                 "against the table's jy::column<...> list");
-  static constexpr bool ok = false;
 };
 
-/// Instantiated when `Table` declares the column `Column` twice.
-template <class Table, fixed_string Column>
+/// Instantiated when `Table` declares the column `Column` (a `spelled<"name">`) twice.
+template <class Table, class Column>
 struct duplicate_column_in {
   static_assert(detail::always_false<Table>::value,
                 "joinery[duplicate_column]: the table declares a column name twice (see "
                 "duplicate_column_in<Table, Column> in the note below); rename one of them");
-  static constexpr bool ok = false;
 };
 
 namespace detail {
-/// `true`, or a `joinery[duplicate_column]` error naming the table and column.
-template <table_type T>
-constexpr bool check_no_duplicate_columns() {
-  constexpr std::size_t d = first_duplicate_column<T>();
-  if constexpr (d == npos) {
-    return true;
-  } else {
-    using dup = typename column_at<typename T::columns, d>::type;
-    return duplicate_column_in<T, dup::name>::ok;
-  }
-}
+/// Empty when T's column names are distinct; otherwise derives from the one
+/// `joinery[duplicate_column]` report naming the table and column. Used as a
+/// base, so the report is the only error (nothing downstream depends on it).
+template <table_type T, std::size_t D = first_duplicate_column<T>()>
+struct distinct_columns {};
+template <table_type T, std::size_t D>
+  requires(D != npos)
+struct distinct_columns<T, D> : duplicate_column_in<T, spelled<column_at<typename T::columns, D>::type::name>> {};
 }  // namespace detail
 
 }  // namespace joinery
