@@ -9,15 +9,27 @@
 /// O(|build| + |probe| + |matches|) and its matches come out in a
 /// deterministic order that never depends on hash iteration.
 ///
-/// The table is flat open addressing with the key stored in the slot (one
-/// gather per probe), power-of-two capacity, linear probing; no per-key heap
-/// objects.
+/// Layout (no per-key heap objects):
+/// * hashed: flat open addressing, power-of-two capacity, linear probing, the
+///   key, its group and the group's founding row in the slot (one gather per
+///   probe). A build whose keys are all distinct (the common many-to-one
+///   case) needs nothing else: no CSR, no key copy, no per-row map.
+/// * direct: integer keys whose range max-min is small relative to the row
+///   count index a plain array of group ids (no hashing, no comparisons).
+/// The per-row group map exists only once a NULL key or a repeated key has
+/// been seen (before that, row i founded group i).
+///
+/// `probe_rows` is the batched probe loop (software prefetch one batch ahead)
+/// that exec::probe and every front door run on.
+#include <algorithm>
 #include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,6 +47,15 @@ struct work_counters {
   std::uint64_t probes = 0;       // lookups
   std::uint64_t comparisons = 0;  // key comparisons during inserts and lookups
   std::uint64_t emitted = 0;      // match positions handed out
+
+  /// Adds another counter set (per-thread counts are merged this way).
+  work_counters& operator+=(const work_counters& o) noexcept {
+    inserts += o.inserts;
+    probes += o.probes;
+    comparisons += o.comparisons;
+    emitted += o.emitted;
+    return *this;
+  }
 };
 
 namespace detail {
@@ -43,55 +64,97 @@ inline std::size_t next_pow2(std::size_t n) noexcept {
   while (c < n) c <<= 1;
   return c;
 }
+
+/// Read prefetch of one address (no effect on semantics).
+inline void prefetch_read(const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p, 0, 3);
+#else
+  (void)p;
+#endif
+}
+
+/// Keys the direct-address path can index: integers up to 64 bits (bool excluded).
+template <class K>
+concept direct_addressable =
+    std::integral<K> && !std::same_as<K, bool> && sizeof(K) <= sizeof(std::uint64_t);
 }  // namespace detail
 
 /// Index of one side: canonical key -> that side's row positions in input order.
 /// `Key` is a canonical key (see core/key.hpp): an integer, a string, or a tuple.
+///
+/// A built arrangement is read-only: `find`, `rows`, `probe_rows` (with an
+/// explicit counter set) may run on several threads at once; only the
+/// convenience counters of `find`/`matches` are single-threaded.
 template <class Key, class Hash = key_hash<Key>>
 class arrangement {
  public:
+  /// How the index is laid out after `build` (for tests and benchmarks).
+  /// `identity`: row i holds key min + i (a dense key in row order, e.g. a
+  /// surrogate key): a probe is a subtraction and a bounds check.
+  enum class layout { hashed, direct, identity };
+
+  /// Probe rows per batch of the batched probe (the prefetch distance is
+  /// one to two batches).
+  static constexpr std::size_t probe_batch = 32;
+
   arrangement() = default;
 
   /// Builds over rows [0, n). `key_at(i)` returns `std::optional<Key>`; an empty
   /// optional (a NULL key component) leaves row i out of every group.
+  /// `key_at` must be a pure function of i: integer keys are read twice (once
+  /// for their range, once to insert).
   template <class KeyAt>
   void build(std::size_t n, KeyAt&& key_at) {
-    clear();
-    row_group_.assign(n, no_group);
-    init_table(n < 1024 ? n : 1024);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::optional<Key> k = key_at(i);
-      if (!k) continue;
-      const group_id g = insert(std::move(*k));
-      row_group_[i] = g;
-      ++sizes_[g];
-    }
-    // CSR: offsets by prefix sum, then a stable fill keeps input order per group.
-    offsets_.assign(keys_.size() + 1, 0);
-    for (std::size_t g = 0; g < keys_.size(); ++g) offsets_[g + 1] = offsets_[g] + sizes_[g];
-    positions_.resize(offsets_.back());
-    std::vector<row_pos> cursor(offsets_.begin(), offsets_.end() - 1);
-    for (std::size_t i = 0; i < n; ++i)
-      if (row_group_[i] != no_group) positions_[cursor[row_group_[i]]++] = static_cast<row_pos>(i);
+    build_impl(n, key_at, true);
   }
+
+  /// Builds the grouping only, for a group-by or a cardinality check: group
+  /// ids, `group_of_row`, `group_key`, `group_size`, `find`,
+  /// `duplicate_group_count` and `unique` as after `build`, but without the
+  /// CSR of row positions (one pass less when keys repeat). `rows`, `matches`
+  /// and probes are for `build` only (here they see no rows unless unique()).
+  template <class KeyAt>
+  void build_groups(std::size_t n, KeyAt&& key_at) {
+    build_impl(n, key_at, false);
+  }
+
+  /// True when `rows`/`matches`/probes are available (built by `build`).
+  [[nodiscard]] bool has_rows() const noexcept { return unique_ || !positions_.empty() || keyed_ == 0; }
+
+ private:
+  template <class KeyAt>
+  void build_impl(std::size_t n, KeyAt& key_at, bool with_rows) {
+    clear();
+    built_ = n;
+    work_counters w;
+    bool direct = false;
+    if constexpr (detail::direct_addressable<Key>) direct = try_direct(n, key_at);
+    if (direct) {
+      build_direct(n, key_at, w);
+    } else {
+      build_hashed(n, key_at, w);
+    }
+    finish_groups(n, with_rows);
+    counters_ += w;
+  }
+
+ public:
 
   /// The group of `k`, or `no_group`.
   [[nodiscard]] group_id find(const Key& k) const {
     ++counters_.probes;
-    if (keys_.empty()) return no_group;
-    std::size_t s = slot_of(hash_(k));
-    for (;;) {
-      const slot& sl = slots_[s];
-      if (sl.group == no_group) return no_group;
-      ++counters_.comparisons;
-      if (sl.key == k) return sl.group;
-      s = (s + 1) & mask_;
-    }
+    return lookup_group(k, counters_);
   }
 
   /// Build-side row positions of group `g`, in input order.
   [[nodiscard]] std::span<const row_pos> rows(group_id g) const noexcept {
     if (g == no_group) return {};
+    if (unique_) {
+      if (!direct_layout()) return {&slots_[group_slot_[g]].first, 1};
+      return {positions_.data() + g, 1};
+    }
+    if (positions_.empty()) return {};  // a grouping-only build
     return {positions_.data() + offsets_[g], offsets_[g + 1] - offsets_[g]};
   }
   /// Build-side row positions matching `k`, in input order (empty if none).
@@ -101,97 +164,466 @@ class arrangement {
     return r;
   }
 
-  [[nodiscard]] std::size_t group_count() const noexcept { return keys_.size(); }
-  [[nodiscard]] std::size_t group_size(group_id g) const noexcept { return sizes_[g]; }
-  [[nodiscard]] const Key& group_key(group_id g) const noexcept { return keys_[g]; }
+  [[nodiscard]] std::size_t group_count() const noexcept { return groups_; }
+  [[nodiscard]] std::size_t group_size(group_id g) const noexcept {
+    return unique_ ? 1 : offsets_[g + 1] - offsets_[g];
+  }
+  [[nodiscard]] const Key& group_key(group_id g) const noexcept {
+    return direct_layout() ? keys_[g] : slots_[group_slot_[g]].key;
+  }
   /// Group of build row i (`no_group` for a row with a NULL key component).
-  [[nodiscard]] group_id group_of_row(std::size_t i) const noexcept { return row_group_[i]; }
+  [[nodiscard]] group_id group_of_row(std::size_t i) const noexcept {
+    // All keys distinct and none NULL: row i founded group i, nothing stored.
+    return row_group_.empty() ? static_cast<group_id>(i) : row_group_[i];
+  }
   /// Rows that entered a group (rows without a NULL key component).
-  [[nodiscard]] std::size_t keyed_rows() const noexcept { return positions_.size(); }
-  [[nodiscard]] std::size_t built_rows() const noexcept { return row_group_.size(); }
+  [[nodiscard]] std::size_t keyed_rows() const noexcept { return keyed_; }
+  [[nodiscard]] std::size_t built_rows() const noexcept { return built_; }
   /// True when no key occurs twice: every probe returns at most one row.
-  [[nodiscard]] bool unique() const noexcept { return keys_.size() == positions_.size(); }
-  /// Number of groups with more than one row (the cardinality check's count).
-  [[nodiscard]] std::size_t duplicate_group_count() const noexcept {
-    std::size_t d = 0;
-    for (auto s : sizes_) d += s > 1;
-    return d;
+  [[nodiscard]] bool unique() const noexcept { return unique_; }
+  /// Number of groups with more than one row (the cardinality check's count),
+  /// counted by the build itself.
+  [[nodiscard]] std::size_t duplicate_group_count() const noexcept { return duplicate_groups_; }
+  /// The layout `build` chose.
+  [[nodiscard]] layout index_layout() const noexcept {
+    return identity_ ? layout::identity : direct_.empty() ? layout::hashed : layout::direct;
   }
 
   [[nodiscard]] const work_counters& counters() const noexcept { return counters_; }
   void reset_counters() const noexcept { counters_ = {}; }
+  /// Adds work done by a probe loop that counted into its own (per-thread) set.
+  void add_work(const work_counters& w) const noexcept { counters_ += w; }
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return slots_.capacity() * sizeof(slot) + keys_.capacity() * sizeof(Key) +
-           (sizes_.capacity() + offsets_.capacity() + positions_.capacity() + row_group_.capacity()) *
+           (offsets_.capacity() + positions_.capacity() + row_group_.capacity() +
+            direct_.capacity() + group_slot_.capacity()) *
                sizeof(row_pos);
   }
 
   void clear() {
     slots_.clear();
+    group_slot_.clear();
+    groups_ = 0;
     keys_.clear();
-    sizes_.clear();
     offsets_.clear();
     positions_.clear();
     row_group_.clear();
+    direct_.clear();
+    identity_ = false;
+    direct_min_ = Key{};
     mask_ = 0;
     shift_ = 64;
+    built_ = 0;
+    keyed_ = 0;
+    unique_ = true;
+    duplicate_groups_ = 0;
+  }
+
+  /// The batched probe loop: for i in [begin, end), IN ORDER, calls
+  /// `on(i, rows)` with the build positions matching probe row i (empty for a
+  /// NULL key or no match). Rows go in batches of `probe_batch`: the keys of
+  /// the NEXT batch are read and their slots prefetched before the current
+  /// batch is resolved, so many cache misses are in flight at once. `key_at`
+  /// therefore runs up to two batches ahead of `on`. The span is valid during
+  /// the call. Work is counted into `out` (not into `counters()`), so
+  /// disjoint ranges may run on different threads.
+  template <class KeyAt, class On>
+  void probe_rows(std::size_t begin, std::size_t end, KeyAt&& key_at, On&& on,
+                  work_counters& out) const {
+    if (begin >= end) return;
+    // One loop per layout, chosen once: no per-row layout branches.
+    if (groups_ == 0) {
+      probe_loop<probe_mode::empty>(begin, end, key_at, on, out);
+      return;
+    }
+    if constexpr (detail::direct_addressable<Key>) {
+      if (identity_) {
+        probe_loop<probe_mode::identity>(begin, end, key_at, on, out);
+        return;
+      }
+      if (!direct_.empty()) {
+        if (unique_) probe_loop<probe_mode::direct_unique>(begin, end, key_at, on, out);
+        else probe_loop<probe_mode::direct_groups>(begin, end, key_at, on, out);
+        return;
+      }
+    }
+    {
+      if (unique_) probe_loop<probe_mode::hashed_unique>(begin, end, key_at, on, out);
+      else probe_loop<probe_mode::hashed_groups>(begin, end, key_at, on, out);
+    }
   }
 
  private:
+
+  enum class probe_mode { empty, identity, direct_unique, direct_groups, hashed_unique, hashed_groups };
+
+  [[nodiscard]] bool direct_layout() const noexcept { return identity_ || !direct_.empty(); }
+
+  template <probe_mode M, class KeyAt, class On>
+  void probe_loop(std::size_t begin, std::size_t end, KeyAt& key_at, On& on, work_counters& out) const {
+    constexpr std::size_t B = probe_batch;
+    constexpr bool is_direct =
+        M == probe_mode::direct_unique || M == probe_mode::direct_groups || M == probe_mode::identity;
+    constexpr bool is_unique =
+        M == probe_mode::direct_unique || M == probe_mode::hashed_unique || M == probe_mode::identity;
+    // Counted locally (registers, no sharing between threads), handed out at the end.
+    work_counters w;
+    struct flush {
+      work_counters& from;
+      work_counters& to;
+      ~flush() { to += from; }
+    } flush_at_exit{w, out};
+    // Two batches of staged keys: the next one is read and prefetched while
+    // the current one is resolved.
+    struct staged {
+      Key key[B];
+      bool has[B];
+      std::uint64_t pos[B];  // hashed: the home slot; direct: the array index
+    };
+    staged buf[2];
+    auto stage = [&](staged& st, std::size_t base, std::size_t cnt) {
+      for (std::size_t t = 0; t < cnt; ++t) {
+        std::optional<Key> k = key_at(base + t);
+        st.has[t] = k.has_value();
+        if (!k) continue;
+        if constexpr (M == probe_mode::empty) {
+          (void)k;
+        } else if constexpr (is_direct) {
+          // The index is the key: nothing else to keep.
+          const std::uint64_t idx = direct_index(*k);
+          st.pos[t] = idx;
+          if constexpr (M != probe_mode::identity)
+            if (idx < direct_.size()) detail::prefetch_read(direct_.data() + idx);
+        } else {
+          const std::size_t h = slot_of(hash_(*k));
+          st.pos[t] = h;
+          detail::prefetch_read(slots_.data() + h);
+          st.key[t] = std::move(*k);
+        }
+      }
+    };
+    const bool row_is_group = row_group_.empty();  // direct+unique: group g was founded by row g
+    std::size_t base = begin, cnt = std::min(B, end - begin);
+    stage(buf[0], base, cnt);
+    for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
+      const std::size_t next = base + cnt, next_cnt = std::min(B, end - next);
+      if (next_cnt) stage(buf[cur ^ 1U], next, next_cnt);
+      const staged& st = buf[cur];
+      for (std::size_t t = 0; t < cnt; ++t) {
+        std::span<const row_pos> found;
+        row_pos one = 0;
+        if (st.has[t]) {
+          ++w.probes;
+          if constexpr (M == probe_mode::empty) {
+          } else if constexpr (M == probe_mode::identity) {
+            if (st.pos[t] < groups_) {
+              one = static_cast<row_pos>(st.pos[t]);
+              found = {&one, 1};
+            }
+          } else if constexpr (is_direct) {
+            const group_id g = st.pos[t] < direct_.size() ? direct_[st.pos[t]] : no_group;
+            if (g != no_group) {
+              if constexpr (is_unique) {
+                one = row_is_group ? g : positions_[g];
+                found = {&one, 1};
+              } else {
+                found = rows(g);
+              }
+            }
+          } else if (const slot* sl = find_slot(st.key[t], static_cast<std::size_t>(st.pos[t]), w)) {
+            if constexpr (is_unique) {
+              one = sl->first;  // unique build: the row sits in the slot, no second gather
+              found = {&one, 1};
+            } else {
+              found = rows(sl->group);
+            }
+          }
+          w.emitted += found.size();
+        }
+        on(base + t, found);
+      }
+      base = next;
+      cnt = next_cnt;
+    }
+  }
   struct slot {
     Key key{};
     group_id group = no_group;
+    row_pos first = 0;  // row that founded the group (the match of a unique build)
   };
 
   [[nodiscard]] std::size_t slot_of(std::uint64_t h) const noexcept {
     return static_cast<std::size_t>(h >> shift_) & mask_;
   }
 
+  [[nodiscard]] std::uint64_t direct_index(const Key& k) const noexcept {
+    // Unsigned wrap-around: keys below the minimum land far out of range.
+    return static_cast<std::uint64_t>(k) - static_cast<std::uint64_t>(direct_min_);
+  }
+
+  [[nodiscard]] const slot* find_slot(const Key& k, std::size_t s, work_counters& w) const {
+    for (;;) {
+      const slot& sl = slots_[s];
+      if (sl.group == no_group) return nullptr;
+      ++w.comparisons;
+      if (sl.key == k) return &sl;
+      s = (s + 1) & mask_;
+    }
+  }
+
+  [[nodiscard]] group_id lookup_group(const Key& k, work_counters& w) const {
+    if (groups_ == 0) return no_group;
+    if constexpr (detail::direct_addressable<Key>) {
+      if (identity_) {
+        const std::uint64_t idx = direct_index(k);
+        return idx < groups_ ? static_cast<group_id>(idx) : no_group;
+      }
+      if (!direct_.empty()) {
+        const std::uint64_t idx = direct_index(k);
+        return idx < direct_.size() ? direct_[idx] : no_group;
+      }
+    }
+    const slot* sl = find_slot(k, slot_of(hash_(k)), w);
+    return sl ? sl->group : no_group;
+  }
+
+  /// Load factor at most 7/10: linear probing stays short (about 2 slots per
+  /// hit, mostly in one cache line) and 10^7 keys fit 2^24 slots, not 2^25.
+  [[nodiscard]] static bool overloaded(std::size_t keys, std::size_t cap) noexcept { return keys * 10 > cap * 7; }
+
   void init_table(std::size_t expected) {
-    const std::size_t cap = detail::next_pow2(expected * 2);
+    const std::size_t cap = detail::next_pow2(expected * 10 / 7 + 1);
     slots_.assign(cap, slot{});
     mask_ = cap - 1;
     shift_ = 64 - static_cast<unsigned>(std::countr_zero(cap));
   }
 
-  void grow() {
+  /// Rehashes into a table sized for `expected` keys at load <= 7/10.
+  void rehash(std::size_t expected) {
     std::vector<slot> old = std::move(slots_);
-    init_table(old.size());  // doubles: capacity = next_pow2(2 * old)
+    init_table(expected);
     for (auto& sl : old) {
       if (sl.group == no_group) continue;
       std::size_t s = slot_of(hash_(sl.key));
       while (slots_[s].group != no_group) s = (s + 1) & mask_;
+      group_slot_[sl.group] = static_cast<std::uint32_t>(s);
       slots_[s] = std::move(sl);
     }
   }
 
-  group_id insert(Key&& k) {
-    ++counters_.inserts;
-    std::size_t s = slot_of(hash_(k));
+  /// Group of `k`, founding a new one (with row i) when the key is new.
+  group_id insert(Key&& k, std::size_t i, work_counters& w) {
+    const std::uint64_t h = hash_(k);
+    return insert_hashed(std::move(k), h, i, w);
+  }
+  group_id insert_hashed(Key&& k, std::uint64_t h, std::size_t i, work_counters& w) {
+    ++w.inserts;
+    std::size_t s = slot_of(h);
     for (;;) {
       slot& sl = slots_[s];
       if (sl.group == no_group) break;
-      ++counters_.comparisons;
+      ++w.comparisons;
       if (sl.key == k) return sl.group;
       s = (s + 1) & mask_;
     }
-    const auto g = static_cast<group_id>(keys_.size());
-    slots_[s].key = k;
+    const auto g = static_cast<group_id>(groups_++);
+    slots_[s].key = std::move(k);
     slots_[s].group = g;
-    keys_.push_back(std::move(k));
-    sizes_.push_back(0);
-    if (keys_.size() * 2 > slots_.size()) grow();  // load factor <= 1/2
+    slots_[s].first = static_cast<row_pos>(i);
+    group_slot_.push_back(static_cast<std::uint32_t>(s));
+    if (overloaded(groups_, slots_.size())) rehash(slots_.size());  // doubles the table
     return g;
   }
 
+  /// Decides the direct-address layout from the key range (integers only).
+  template <class KeyAt>
+  bool try_direct(std::size_t n, KeyAt& key_at) {
+    bool any = false;
+    bool ident = true;  // no NULL and key(i) == key(0) + i so far
+    Key lo{}, hi{}, first{};
+    std::size_t keyed = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::optional<Key> k = key_at(i);
+      if (!k) {
+        ident = false;
+        continue;
+      }
+      ++keyed;
+      if (ident && i > 0 && static_cast<std::uint64_t>(*k) - static_cast<std::uint64_t>(first) != i) ident = false;
+      if (!any) {
+        lo = hi = first = *k;
+        any = true;
+      } else {
+        lo = std::min(lo, *k);
+        hi = std::max(hi, *k);
+      }
+    }
+    if (!any) return false;
+    if (ident && n < no_group) {  // rows hold key(0), key(0)+1, ...
+      identity_ = true;
+      direct_min_ = first;
+      return true;
+    }
+    const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+    // An array of 4-byte group ids at most ~2 entries per keyed row (a hash
+    // table spends 32 bytes per key), and never above 256 Mi entries.
+    if (range >= 2 * static_cast<std::uint64_t>(keyed) + 1024 || range >= (std::uint64_t{1} << 28))
+      return false;
+    direct_min_ = lo;
+    direct_.assign(static_cast<std::size_t>(range) + 1, no_group);
+    return true;
+  }
+
+  /// Starts the per-row group map at row i, the first NULL or repeated key:
+  /// every row before it founded its own group (group r = row r).
+  void start_row_map(std::size_t n, std::size_t i) {
+    row_group_.resize(n);
+    for (std::size_t r = 0; r < i; ++r) row_group_[r] = static_cast<group_id>(r);
+  }
+
+  template <class KeyAt>
+  void build_direct(std::size_t n, KeyAt& key_at, work_counters& w) {
+    if constexpr (detail::direct_addressable<Key>) {
+      if (identity_) {
+        // Row g founded group g with key min + g: kept for group_key / rows.
+        w.inserts += n;
+        keyed_ = groups_ = n;
+        keys_.resize(n);
+        positions_.resize(n);
+        for (std::size_t g = 0; g < n; ++g) {
+          keys_[g] = static_cast<Key>(static_cast<std::uint64_t>(direct_min_) + g);
+          positions_[g] = static_cast<row_pos>(g);
+        }
+        return;
+      }
+      bool mapped = false;
+      for (std::size_t i = 0; i < n; ++i) {
+        std::optional<Key> k = key_at(i);
+        if (!k) {
+          if (!mapped) start_row_map(n, i), mapped = true;
+          row_group_[i] = no_group;
+          continue;
+        }
+        ++w.inserts;
+        ++keyed_;
+        group_id& d = direct_[static_cast<std::size_t>(direct_index(*k))];
+        if (d == no_group) {
+          d = static_cast<group_id>(groups_++);
+          keys_.push_back(*k);
+          positions_.push_back(static_cast<row_pos>(i));  // founding rows; a CSR replaces them
+        } else {
+          unique_ = false;
+          if (!mapped) start_row_map(n, i), mapped = true;
+        }
+        if (mapped) row_group_[i] = d;
+      }
+    } else {
+      (void)n, (void)key_at, (void)w;
+    }
+  }
+
+  template <class KeyAt>
+  void build_hashed(std::size_t n, KeyAt& key_at, work_counters& w) {
+    bool mapped = false;
+    // One build row: insert, and keep the row map once it exists.
+    auto put = [&](std::size_t i, std::optional<Key>& k, std::uint64_t h) {
+      if (!k) {
+        if (!mapped) start_row_map(n, i), mapped = true;
+        row_group_[i] = no_group;
+        return;
+      }
+      ++keyed_;
+      const std::size_t before = groups_;
+      const group_id g = insert_hashed(std::move(*k), h, i, w);
+      if (groups_ == before) {
+        unique_ = false;
+        if (!mapped) start_row_map(n, i), mapped = true;
+      }
+      if (mapped) row_group_[i] = g;
+    };
+    // Size the table from a sample: a build of distinct keys gets its final
+    // table at once (no rehash chain), one with few groups keeps a table that
+    // stays in cache.
+    constexpr std::size_t sample = 4096;
+    init_table(std::min<std::size_t>(n, sample));
+    const std::size_t head = std::min(n, sample);
+    for (std::size_t i = 0; i < head; ++i) {
+      std::optional<Key> k = key_at(i);
+      put(i, k, k ? hash_(*k) : 0);
+    }
+    if (head < n && keyed_ > 0) {
+      // Repeats among s sampled rows of G equally likely keys: about s^2/(2G).
+      const std::size_t d = groups_, repeats = keyed_ - d;
+      const std::size_t expected =
+          repeats == 0 ? n : std::min(n, d + keyed_ * keyed_ / (2 * repeats));
+      if (overloaded(expected, slots_.size())) rehash(expected);
+      group_slot_.reserve(expected);
+    }
+    // The rest in batches: the next batch's keys are hashed and their home
+    // slots prefetched while the current batch is inserted (in input order).
+    constexpr std::size_t B = probe_batch;
+    struct staged {
+      std::optional<Key> key[B];
+      std::uint64_t hash[B];
+    };
+    staged buf[2];
+    auto stage = [&](staged& st, std::size_t base, std::size_t cnt) {
+      for (std::size_t t = 0; t < cnt; ++t) {
+        st.key[t] = key_at(base + t);
+        if (!st.key[t]) continue;
+        st.hash[t] = hash_(*st.key[t]);
+        detail::prefetch_read(slots_.data() + slot_of(st.hash[t]));
+      }
+    };
+    std::size_t base = head, cnt = std::min(B, n - head);
+    if (cnt) stage(buf[0], base, cnt);
+    for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
+      const std::size_t next = base + cnt, next_cnt = std::min(B, n - next);
+      if (next_cnt) stage(buf[cur ^ 1U], next, next_cnt);
+      staged& st = buf[cur];
+      for (std::size_t t = 0; t < cnt; ++t) put(base + t, st.key[t], st.hash[t]);
+      base = next;
+      cnt = next_cnt;
+    }
+  }
+
+  /// After the insert pass: a unique build is done (the slots, or in the
+  /// direct layout positions_, hold the founding rows); otherwise lay out the
+  /// CSR and count duplicate groups.
+  void finish_groups(std::size_t n, bool with_rows) {
+    if (unique_) return;
+    const std::size_t groups = groups_;
+    offsets_.assign(groups + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      if (row_group_[i] != no_group) ++offsets_[row_group_[i] + 1];
+    for (std::size_t g = 0; g < groups; ++g) {
+      duplicate_groups_ += offsets_[g + 1] > 1;
+      offsets_[g + 1] += offsets_[g];
+    }
+    positions_.clear();
+    if (!with_rows) return;
+    positions_.assign(offsets_.back(), 0);
+    std::vector<row_pos> cursor(offsets_.begin(), offsets_.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+      if (row_group_[i] != no_group) positions_[cursor[row_group_[i]]++] = static_cast<row_pos>(i);
+  }
+
   std::vector<slot> slots_;
-  std::vector<Key> keys_;           // by group id (first appearance)
-  std::vector<row_pos> sizes_;      // rows per group
-  std::vector<row_pos> offsets_;    // CSR offsets, size groups+1
-  std::vector<row_pos> positions_;  // row positions grouped, input order within a group
-  std::vector<group_id> row_group_; // group of each build row
+  std::vector<std::uint32_t> group_slot_;  // hashed: slot of each group (its key and founding row)
+  std::size_t groups_ = 0;
+  std::vector<Key> keys_;            // direct: key of each group
+  std::vector<row_pos> offsets_;     // CSR offsets, size groups+1 (empty when unique)
+  std::vector<row_pos> positions_;   // CSR positions; direct+unique: founding row per group
+  std::vector<group_id> row_group_;  // group of each build row (empty while the identity)
+  std::vector<group_id> direct_;     // direct layout: group of key direct_min_ + index
+  Key direct_min_{};
+  bool identity_ = false;            // identity layout (direct_ stays empty)
   std::size_t mask_ = 0;
   unsigned shift_ = 64;
+  std::size_t built_ = 0;
+  std::size_t keyed_ = 0;
+  bool unique_ = true;
+  std::size_t duplicate_groups_ = 0;
   [[no_unique_address]] Hash hash_{};
   mutable work_counters counters_{};
 };

@@ -6,8 +6,12 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <joinery/exec/arrangement.hpp>
+#include <joinery/exec/threads.hpp>
 
 namespace joinery::exec {
 
@@ -17,36 +21,114 @@ enum class join_kind { inner, left, semi, anti };
 /// semi/anti join's kept probe row).
 inline constexpr std::size_t unmatched = static_cast<std::size_t>(-1);
 
+namespace detail {
+/// What one probe row emits, given its candidate build rows (shared by the
+/// serial and the threaded probe so both emit exactly the same sequence).
+template <join_kind Kind, class Accept, class Emit>
+void emit_row(std::size_t i, std::span<const row_pos> candidates, Accept& accept, Emit& emit) {
+  bool any = false;
+  for (row_pos j : candidates) {
+    if (!accept(i, static_cast<std::size_t>(j))) continue;
+    any = true;
+    if constexpr (Kind == join_kind::inner || Kind == join_kind::left) {
+      emit(i, static_cast<std::size_t>(j));
+    } else {
+      break;  // semi/anti only need to know one match exists
+    }
+  }
+  if constexpr (Kind == join_kind::left) {
+    if (!any) emit(i, unmatched);
+  } else if constexpr (Kind == join_kind::semi) {
+    if (any) emit(i, unmatched);
+  } else if constexpr (Kind == join_kind::anti) {
+    if (!any) emit(i, unmatched);
+  }
+}
+}  // namespace detail
+
 /// Probes `build` with rows [0, n_probe) of the other side.
-/// * `key_at(i)`: `std::optional<Key>` of probe row i (empty: a NULL key, no match);
+/// * `key_at(i)`: `std::optional<Key>` of probe row i (empty: a NULL key, no
+///   match); a pure function of i: it is read a few rows ahead of the row
+///   being emitted (batched, prefetched probe);
 /// * `accept(i, j)`: the residual condition on a candidate pair (true when none);
 /// * `emit(i, j)`: receives the match set in canonical order; j is `unmatched`
 ///   for a left join's unmatched row and for semi/anti output rows.
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 void probe(const arrangement<Key, Hash>& build, std::size_t n_probe, KeyAt&& key_at, Accept&& accept,
            Emit&& emit) {
-  for (std::size_t i = 0; i < n_probe; ++i) {
-    std::optional<Key> k = key_at(i);
-    std::span<const row_pos> candidates;
-    if (k) candidates = build.matches(*k);
-    bool any = false;
-    for (row_pos j : candidates) {
-      if (!accept(i, static_cast<std::size_t>(j))) continue;
-      any = true;
-      if constexpr (Kind == join_kind::inner || Kind == join_kind::left) {
-        emit(i, static_cast<std::size_t>(j));
-      } else {
-        break;  // semi/anti only need to know one match exists
-      }
-    }
-    if constexpr (Kind == join_kind::left) {
-      if (!any) emit(i, unmatched);
-    } else if constexpr (Kind == join_kind::semi) {
-      if (any) emit(i, unmatched);
-    } else if constexpr (Kind == join_kind::anti) {
-      if (!any) emit(i, unmatched);
-    }
+  work_counters w;
+  build.probe_rows(
+      0, n_probe, key_at,
+      [&](std::size_t i, std::span<const row_pos> candidates) {
+        detail::emit_row<Kind>(i, candidates, accept, emit);
+      },
+      w);
+  build.add_work(w);
+}
+
+/// The multi-threaded probe: rows [0, n_probe) are cut into at most
+/// `t.count` contiguous parts, part p is probed on its own thread into its own
+/// sink `make_sink(p)` (called on the calling thread, in part order, before
+/// any probing), and the sinks come back in part order: concatenating (or
+/// merging) them gives exactly the serial probe's sequence.
+/// `key_at` and `accept` run on several threads at once (they must only read);
+/// each sink is used by one thread. Work counts are kept per thread and added
+/// to `build.counters()` after the join.
+template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class MakeSink>
+auto probe_parts(threads t, const arrangement<Key, Hash>& build, std::size_t n_probe, KeyAt&& key_at,
+                 Accept&& accept, MakeSink&& make_sink)
+    -> std::vector<std::remove_cvref_t<std::invoke_result_t<MakeSink&, std::size_t>>> {
+  using sink_t = std::remove_cvref_t<std::invoke_result_t<MakeSink&, std::size_t>>;
+  // Each part's sink and counters on their own cache lines: no false sharing.
+  struct alignas(64) part_state {
+    sink_t sink;
+    work_counters work{};
+  };
+  const std::size_t parts = detail::part_count(t, n_probe);
+  std::vector<part_state> state;
+  state.reserve(parts);
+  for (std::size_t p = 0; p < parts; ++p) state.push_back(part_state{make_sink(p)});
+  auto part = [&](std::size_t p, std::size_t begin, std::size_t end) {
+    sink_t& sink = state[p].sink;
+    build.probe_rows(
+        begin, end, key_at,
+        [&](std::size_t i, std::span<const row_pos> candidates) {
+          detail::emit_row<Kind>(i, candidates, accept, sink);
+        },
+        state[p].work);
+  };
+  detail::run_parts(parts, n_probe, part);
+  std::vector<sink_t> sinks;
+  sinks.reserve(parts);
+  for (auto& s : state) {
+    build.add_work(s.work);
+    sinks.push_back(std::move(s.sink));
   }
+  return sinks;
+}
+
+/// `probe` under a thread policy: the candidate pairs are found on up to
+/// `t.count` threads (see `probe_parts`), then `emit` receives them on the
+/// calling thread in exactly the serial order. Use `probe_parts` to also
+/// spread the emitting work.
+template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
+void probe(threads t, const arrangement<Key, Hash>& build, std::size_t n_probe, KeyAt&& key_at,
+           Accept&& accept, Emit&& emit) {
+  if (detail::part_count(t, n_probe) <= 1) {
+    probe<Kind>(build, n_probe, key_at, accept, emit);
+    return;
+  }
+  using pairs = std::vector<std::pair<std::size_t, std::size_t>>;
+  auto make = [](std::size_t) {
+    struct sink {
+      pairs out;
+      void operator()(std::size_t i, std::size_t j) { out.emplace_back(i, j); }
+    };
+    return sink{};
+  };
+  auto parts = probe_parts<Kind>(t, build, n_probe, key_at, accept, make);
+  for (auto& s : parts)
+    for (const auto& [i, j] : s.out) emit(i, j);
 }
 
 /// A join whose condition has no equality key at all: the nested loop the user

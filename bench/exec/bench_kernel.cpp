@@ -1,0 +1,200 @@
+// The join kernel against hand-written baselines in the SAME binary:
+// inner many-to-one join with count + sum of the build payload, scrambled
+// sparse int64 keys (bench_data.hpp) and dense keys, plus the memory-limit
+// probes it is bounded by. M rows/s = (|probe| + |build|) / time.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <joinery/exec/arrangement.hpp>
+#include <joinery/exec/equi_join.hpp>
+#include <joinery/exec/threads.hpp>
+
+#include "baseline.hpp"
+#include "bench_data.hpp"
+
+namespace jb = joinery::bench;
+namespace ex = joinery::exec;
+
+namespace {
+
+struct dataset {
+  std::vector<std::int64_t> dim_key, dim_val, fact_key;
+};
+
+/// Key kinds: scrambled sparse keys; dense keys 0..m-1 in row order (a
+/// surrogate key: the identity layout); the same dense keys in shuffled rows
+/// (the direct-address layout).
+enum keys : int { sparse = 0, dense = 1, dense_shuffled = 2 };
+
+/// Cached per (n, m, kind) so every benchmark of one size reads the same data.
+const dataset& data(std::size_t n, std::size_t m, int kind) {
+  static std::map<std::tuple<std::size_t, std::size_t, int>, dataset> cache;
+  auto& d = cache[{n, m, kind}];
+  if (d.dim_key.empty()) {
+    if (kind != sparse) {
+      d.dim_key.resize(m);
+      // 1000003 is prime and does not divide m: i -> i * 1000003 mod m is a permutation.
+      for (std::size_t i = 0; i < m; ++i)
+        d.dim_key[i] = static_cast<std::int64_t>(kind == dense ? i : (i * 1000003) % m);
+      d.fact_key.resize(n);
+      std::uint64_t seed = 42;
+      for (auto& k : d.fact_key) k = static_cast<std::int64_t>(jb::splitmix64(seed) % m);
+    } else {
+      d.dim_key = jb::dim_keys(m);
+      d.fact_key = jb::fact_keys(n, m);
+    }
+    d.dim_val.resize(m);
+    for (std::size_t i = 0; i < m; ++i) d.dim_val[i] = static_cast<std::int64_t>(i % 1000);
+  }
+  return d;
+}
+
+void finish(benchmark::State& st, std::size_t n, std::size_t m, jb::count_sum r) {
+  st.counters["count"] = static_cast<double>(r.count);
+  st.counters["Mrows/s"] = benchmark::Counter(static_cast<double>(n + m) * static_cast<double>(st.iterations()) / 1e6,
+                                              benchmark::Counter::kIsRate);
+}
+
+jb::count_sum joinery_count_sum(const dataset& d) {
+  ex::arrangement<std::int64_t> arr;
+  arr.build(d.dim_key.size(), [&](std::size_t i) { return std::optional<std::int64_t>(d.dim_key[i]); });
+  jb::count_sum r;
+  ex::probe<ex::join_kind::inner>(
+      arr, d.fact_key.size(), [&](std::size_t i) { return std::optional<std::int64_t>(d.fact_key[i]); },
+      [](std::size_t, std::size_t) { return true; },
+      [&](std::size_t, std::size_t j) {
+        ++r.count;
+        r.sum += d.dim_val[j];
+      });
+  return r;
+}
+
+jb::count_sum joinery_count_sum_threads(const dataset& d, unsigned t) {
+  ex::arrangement<std::int64_t> arr;
+  arr.build(d.dim_key.size(), [&](std::size_t i) { return std::optional<std::int64_t>(d.dim_key[i]); });
+  struct sink {
+    const std::vector<std::int64_t>* val;
+    jb::count_sum r;
+    void operator()(std::size_t, std::size_t j) {
+      ++r.count;
+      r.sum += (*val)[j];
+    }
+  };
+  auto parts = ex::probe_parts<ex::join_kind::inner>(
+      ex::threads(t), arr, d.fact_key.size(),
+      [&](std::size_t i) { return std::optional<std::int64_t>(d.fact_key[i]); },
+      [](std::size_t, std::size_t) { return true; }, [&](std::size_t) { return sink{&d.dim_val, {}}; });
+  jb::count_sum r;
+  for (const auto& p : parts) {
+    r.count += p.r.count;
+    r.sum += p.r.sum;
+  }
+  return r;
+}
+
+template <int Kind>
+void BM_joinery(benchmark::State& st) {
+  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
+  const auto& d = data(n, m, Kind);
+  jb::count_sum r;
+  for (auto _ : st) benchmark::DoNotOptimize(r = joinery_count_sum(d));
+  finish(st, n, m, r);
+}
+template <int Kind>
+void BM_joinery_2threads(benchmark::State& st) {
+  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
+  const auto& d = data(n, m, Kind);
+  jb::count_sum r;
+  for (auto _ : st) benchmark::DoNotOptimize(r = joinery_count_sum_threads(d, 2));
+  finish(st, n, m, r);
+}
+template <int Kind>
+void BM_flat(benchmark::State& st) {
+  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
+  const auto& d = data(n, m, Kind);
+  jb::count_sum r;
+  for (auto _ : st) benchmark::DoNotOptimize(r = jb::flat_join(d.dim_key, d.dim_val, d.fact_key));
+  finish(st, n, m, r);
+}
+template <int Kind>
+void BM_flat_prefetch(benchmark::State& st) {
+  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
+  const auto& d = data(n, m, Kind);
+  jb::count_sum r;
+  for (auto _ : st) benchmark::DoNotOptimize(r = jb::flat_join_prefetch(d.dim_key, d.dim_val, d.fact_key));
+  finish(st, n, m, r);
+}
+
+/// Build alone (the arrangement of the dimension side).
+void BM_joinery_build(benchmark::State& st) {
+  const auto m = static_cast<std::size_t>(st.range(1));
+  const auto& d = data(static_cast<std::size_t>(st.range(0)), m, sparse);
+  for (auto _ : st) {
+    ex::arrangement<std::int64_t> arr;
+    arr.build(m, [&](std::size_t i) { return std::optional<std::int64_t>(d.dim_key[i]); });
+    benchmark::DoNotOptimize(arr.group_count());
+  }
+  st.counters["Mrows/s"] = benchmark::Counter(static_cast<double>(m) * static_cast<double>(st.iterations()) / 1e6,
+                                              benchmark::Counter::kIsRate);
+}
+
+/// The gather bound of a join: 2 x |probe| random gathers into a table of
+/// the arrangement's probed size (its slot array, a power of two).
+void BM_gather_bound(benchmark::State& st) {
+  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
+  const auto& d = data(n, m, sparse);
+  ex::arrangement<std::int64_t> arr;
+  arr.build(m, [&](std::size_t i) { return std::optional<std::int64_t>(d.dim_key[i]); });
+  std::size_t slot_bytes = 16;  // one 16-byte slot per table entry, 2 entries per key at most
+  while (slot_bytes < 2 * m * 16) slot_bytes <<= 1;
+  const auto table = jb::gather_table(slot_bytes);
+  for (auto _ : st) benchmark::DoNotOptimize(jb::random_gather(table, 2 * n));
+  st.counters["MiB"] = static_cast<double>(table.size() * 8) / (1 << 20);
+  st.counters["arrangement_MiB"] = static_cast<double>(arr.memory_bytes()) / (1 << 20);
+  st.counters["Mrows/s"] = benchmark::Counter(static_cast<double>(n + m) * static_cast<double>(st.iterations()) / 1e6,
+                                              benchmark::Counter::kIsRate);
+}
+
+/// Memory-limit probes: 1e7 random 8-byte gathers into a table of N MiB.
+void BM_random_gather(benchmark::State& st) {
+  const auto table = jb::gather_table(static_cast<std::size_t>(st.range(0)) << 20);
+  constexpr std::size_t n = 10'000'000;
+  for (auto _ : st) benchmark::DoNotOptimize(jb::random_gather(table, n));
+  st.counters["Mgathers/s"] =
+      benchmark::Counter(static_cast<double>(n) * static_cast<double>(st.iterations()) / 1e6, benchmark::Counter::kIsRate);
+}
+/// Sequential read of 1e7 int64 keys.
+void BM_sequential_read(benchmark::State& st) {
+  const auto& d = data(10'000'000, 1'000'000, sparse);
+  for (auto _ : st) benchmark::DoNotOptimize(jb::sequential_read(d.fact_key));
+  st.counters["Mkeys/s"] = benchmark::Counter(1e7 * static_cast<double>(st.iterations()) / 1e6,
+                                              benchmark::Counter::kIsRate);
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  b->Args({1'000'000, 100'000})->Args({10'000'000, 1'000'000})->Args({10'000'000, 100'000});
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+}  // namespace
+
+BENCHMARK(BM_joinery<sparse>)->Apply(sizes);
+BENCHMARK(BM_flat<sparse>)->Apply(sizes);
+BENCHMARK(BM_flat_prefetch<sparse>)->Apply(sizes);
+BENCHMARK(BM_joinery_2threads<sparse>)->Apply(sizes);
+BENCHMARK(BM_gather_bound)->Apply(sizes);
+BENCHMARK(BM_joinery_build)->Apply(sizes);
+BENCHMARK(BM_joinery<dense>)->Apply(sizes);
+BENCHMARK(BM_joinery<dense_shuffled>)->Apply(sizes);
+BENCHMARK(BM_flat_prefetch<dense>)->Apply(sizes);
+BENCHMARK(BM_joinery_2threads<dense>)->Apply(sizes);
+BENCHMARK(BM_joinery_2threads<dense_shuffled>)->Apply(sizes);
+BENCHMARK(BM_random_gather)->Arg(1)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_sequential_read)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+BENCHMARK_MAIN();

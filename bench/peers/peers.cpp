@@ -1,0 +1,654 @@
+// Peer harness: joinery against DuckDB (dlopen'ed libduckdb.so) and SQLite
+// (libsqlite3, when found at configure time) on the SAME generated data, one
+// table per case: system, threads, median ms, M rows/s, and time relative to
+// joinery (system / joinery at the same thread count; > 1 means joinery is
+// faster). A missing peer is reported and skipped. Run by scripts/bench-peers.
+//
+//   bench.peers [--duckdb PATH] [--reps N] [--quick] [--sqlite-all] [--only SUBSTR]
+//               [--csv FILE]   (tab-separated: case, system, threads, median ms, M rows/s, CPU ms)
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <malloc.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <joinery/exec/arrangement.hpp>
+#include <joinery/exec/equi_join.hpp>
+#include <joinery/exec/threads.hpp>
+
+#include "baseline.hpp"
+#include "bench_data.hpp"
+#include "duckdb_api.hpp"
+#if JOINERY_HAVE_SQLITE
+#include <sqlite3.h>
+#endif
+
+namespace jb = joinery::bench;
+namespace ex = joinery::exec;
+namespace jp = joinery::peers;
+
+namespace {
+
+using i64 = std::int64_t;
+
+struct options {
+  std::string duckdb_path;
+  int reps = 5;
+  bool quick = false;
+  bool sqlite_all = false;
+  std::string only;
+  std::string csv;
+};
+
+/// Two int64 columns (k, v).
+struct table2 {
+  std::vector<i64> k, v;
+  [[nodiscard]] std::size_t size() const { return k.size(); }
+};
+
+/// A measured answer: (count, sum) or (rows, 0); compared across systems.
+struct answer {
+  i64 a = 0, b = 0;
+  bool operator==(const answer&) const = default;
+};
+
+struct measurement {
+  std::string system;
+  unsigned threads = 1;
+  double ms = 0;      // median wall time
+  double cpu_ms = 0;  // median CPU time of the process (all its threads)
+  answer ans;
+};
+
+struct timing {
+  double ms = 0, cpu_ms = 0;
+  answer ans;
+};
+
+double cpu_now_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+volatile i64 keep_answer = 0;  // every answer is stored: no run can be optimised away
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// Median wall and CPU time of `reps` runs after one warm-up run (warm-up
+/// skipped when `warm` is false).
+template <class F>
+timing time_it(int reps, bool warm, F&& f) {
+  answer ans;
+  if (warm) ans = f();
+  std::vector<double> t, c;
+  for (int r = 0; r < reps; ++r) {
+    const double c0 = cpu_now_ms();
+    const auto t0 = std::chrono::steady_clock::now();
+    ans = f();
+    keep_answer = keep_answer + ans.a + ans.b;
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    c.push_back(cpu_now_ms() - c0);
+  }
+  return {median(t), median(c), ans};
+}
+
+// ---------------------------------------------------------------- data
+
+table2 dim_sparse(std::size_t m) {
+  table2 t{jb::dim_keys(m), std::vector<i64>(m)};
+  for (std::size_t i = 0; i < m; ++i) t.v[i] = static_cast<i64>(i % 1000);
+  return t;
+}
+table2 fact_sparse(std::size_t n, std::size_t domain, std::uint64_t seed) {
+  table2 t{std::vector<i64>(n), std::vector<i64>(n)};
+  for (std::size_t i = 0; i < n; ++i) {
+    t.k[i] = jb::sparse_key(jb::splitmix64(seed) % domain);
+    t.v[i] = static_cast<i64>(i % 7);
+  }
+  return t;
+}
+/// Dense keys 0..m-1: in row order (a surrogate key) or in shuffled rows
+/// (i -> i * 1000003 mod m, a permutation: 1000003 is prime and does not divide m).
+table2 dim_dense(std::size_t m, bool shuffled) {
+  table2 t{std::vector<i64>(m), std::vector<i64>(m)};
+  for (std::size_t i = 0; i < m; ++i) {
+    t.k[i] = static_cast<i64>(shuffled ? (i * 1000003) % m : i);
+    t.v[i] = static_cast<i64>(i % 1000);
+  }
+  return t;
+}
+table2 fact_dense(std::size_t n, std::size_t m, std::uint64_t seed) {
+  table2 t{std::vector<i64>(n), std::vector<i64>(n)};
+  for (std::size_t i = 0; i < n; ++i) {
+    t.k[i] = static_cast<i64>(jb::splitmix64(seed) % m);
+    t.v[i] = static_cast<i64>(i % 7);
+  }
+  return t;
+}
+
+// ---------------------------------------------------------------- joinery
+
+auto key_of(const table2& t) {
+  return [&t](std::size_t i) { return std::optional<i64>(t.k[i]); };
+}
+constexpr auto always = [](std::size_t, std::size_t) { return true; };
+
+struct cs_sink {
+  const table2* val;
+  bool build_side;  // sum the build side's v (joins) or the probe side's (semi/anti)
+  i64 count = 0, sum = 0;
+  void operator()(std::size_t i, std::size_t j) {
+    ++count;
+    if (build_side) {
+      if (j != ex::unmatched) sum += val->v[j];
+    } else {
+      sum += val->v[i];
+    }
+  }
+};
+
+template <ex::join_kind K>
+answer jy_count_sum(const table2& f, const table2& d, unsigned threads) {
+  ex::arrangement<i64> arr;
+  arr.build(d.size(), key_of(d));
+  const bool build_side = K == ex::join_kind::inner || K == ex::join_kind::left;
+  const table2* val = build_side ? &d : &f;
+  if (threads <= 1) {
+    cs_sink s{val, build_side};
+    ex::probe<K>(arr, f.size(), key_of(f), always, s);
+    return {s.count, s.sum};
+  }
+  auto parts = ex::probe_parts<K>(ex::threads(threads), arr, f.size(), key_of(f), always,
+                                  [&](std::size_t) { return cs_sink{val, build_side}; });
+  answer a;
+  for (const auto& p : parts) {
+    a.a += p.count;
+    a.b += p.sum;
+  }
+  return a;
+}
+
+struct out_row {
+  i64 fv, dv;
+};
+
+answer jy_materialize(const table2& f, const table2& d, unsigned threads) {
+  ex::arrangement<i64> arr;
+  arr.build(d.size(), key_of(d));
+  std::vector<out_row> out;
+  if (threads <= 1) {
+    if (arr.unique()) out.reserve(f.size());  // a unique build emits at most one row per probe row
+    ex::probe<ex::join_kind::inner>(arr, f.size(), key_of(f), always,
+                                    [&](std::size_t i, std::size_t j) { out.push_back({f.v[i], d.v[j]}); });
+  } else {
+    struct part_out {
+      const table2* f;
+      const table2* d;
+      std::vector<out_row> rows;
+      void operator()(std::size_t i, std::size_t j) { rows.push_back({f->v[i], d->v[j]}); }
+    };
+    auto parts = ex::probe_parts<ex::join_kind::inner>(
+        ex::threads(threads), arr, f.size(), key_of(f), always, [&](std::size_t) {
+          part_out p{&f, &d, {}};
+          if (arr.unique()) p.rows.reserve(f.size() / threads + 1);
+          return p;
+        });
+    std::size_t total = 0;
+    for (const auto& p : parts) total += p.rows.size();
+    out.reserve(total);
+    for (const auto& p : parts) out.insert(out.end(), p.rows.begin(), p.rows.end());
+  }
+  i64 s = 0;
+  for (std::size_t i = 0; i < out.size(); i += 4096) s += out[i].dv;  // touch: the result is used
+  return {static_cast<i64>(out.size()), s >= 0 ? 0 : 1};
+}
+
+answer jy_group_by(const table2& f) {
+  ex::arrangement<i64> arr;
+  arr.build_groups(f.size(), key_of(f));
+  const std::size_t g = arr.group_count();
+  std::vector<i64> cnt(g), sum(g);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const auto grp = arr.group_of_row(i);
+    ++cnt[grp];
+    sum[grp] += f.v[i];
+  }
+  return {static_cast<i64>(g), 0};
+}
+
+answer jy_dup_check(const table2& t) {
+  ex::arrangement<i64> arr;
+  arr.build_groups(t.size(), key_of(t));
+  return {static_cast<i64>(arr.duplicate_group_count()), 0};
+}
+
+// ---------------------------------------------------------------- SQLite
+
+#if JOINERY_HAVE_SQLITE
+class sqlite_session {
+ public:
+  sqlite_session() {
+    if (sqlite3_open(":memory:", &db_) != SQLITE_OK) throw std::runtime_error("sqlite3_open failed");
+  }
+  sqlite_session(const sqlite_session&) = delete;
+  sqlite_session& operator=(const sqlite_session&) = delete;
+  ~sqlite_session() { sqlite3_close(db_); }
+  void exec(const std::string& sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string e = err ? err : "?";
+      sqlite3_free(err);
+      throw std::runtime_error("sqlite: " + e);
+    }
+  }
+  void load(const char* name, const table2& t) {
+    exec(std::string("DROP TABLE IF EXISTS ") + name + "; CREATE TABLE " + name + "(k INTEGER, v INTEGER)");
+    exec("BEGIN");
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db_, (std::string("INSERT INTO ") + name + " VALUES (?, ?)").c_str(), -1, &st, nullptr);
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      sqlite3_bind_int64(st, 1, t.k[i]);
+      sqlite3_bind_int64(st, 2, t.v[i]);
+      sqlite3_step(st);
+      sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    exec("COMMIT");
+  }
+  /// Steps through every result row (full materialization to the caller);
+  /// returns (first row's first two cells) or, with `rows`, (row count, 0).
+  answer query(const std::string& sql, bool rows) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+      throw std::runtime_error(std::string("sqlite: ") + sqlite3_errmsg(db_));
+    answer a;
+    i64 n = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      if (n == 0 && !rows) {
+        a.a = sqlite3_column_int64(st, 0);
+        a.b = sqlite3_column_count(st) > 1 ? sqlite3_column_int64(st, 1) : 0;
+      }
+      ++n;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) throw std::runtime_error(std::string("sqlite: ") + sqlite3_errmsg(db_));
+    if (rows) a = {n, 0};
+    return a;
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+#endif
+
+// ---------------------------------------------------------------- harness
+
+struct peers_state {
+  options opt;
+  std::unique_ptr<jp::duckdb_lib> duck;
+  std::unique_ptr<jp::duckdb_session> duck_db;
+#if JOINERY_HAVE_SQLITE
+  std::unique_ptr<sqlite_session> lite;
+#endif
+  std::ofstream csv;
+  // What is loaded into the peers: (name of data set) per table.
+  std::string loaded_f, loaded_d;
+};
+
+void load_peers(peers_state& ps, const std::string& fname, const table2& f, const std::string& dname,
+                const table2* d, bool sqlite_wanted) {
+  if (ps.duck_db && ps.loaded_f + "|" + ps.loaded_d != fname + "|" + dname) {
+    ps.duck_db->query("DROP TABLE IF EXISTS f");
+    ps.duck_db->query("DROP TABLE IF EXISTS d");
+    ps.duck_db->query("CREATE TABLE f(k BIGINT, v BIGINT)");
+    ps.duck_db->query("CREATE TABLE d(k BIGINT, v BIGINT)");
+    ps.duck_db->append("f", f.k.data(), f.v.data(), f.size());
+    if (d) ps.duck_db->append("d", d->k.data(), d->v.data(), d->size());
+  }
+#if JOINERY_HAVE_SQLITE
+  if (ps.lite && sqlite_wanted && ps.loaded_f + "|" + ps.loaded_d != fname + "|" + dname) {
+    ps.lite->load("f", f);
+    ps.lite->load("d", d ? *d : table2{});
+  }
+#else
+  (void)sqlite_wanted;
+#endif
+  ps.loaded_f = fname;
+  ps.loaded_d = dname;
+}
+
+/// Runs one case and prints its table.
+struct case_spec {
+  case_spec(std::string n, std::size_t rows, std::function<answer(unsigned)> jy)
+      : name(std::move(n)), rows_in(rows), joinery(std::move(jy)) {}
+  std::string name;
+  std::size_t rows_in;                           // |L| + |R| (the M rows/s numerator)
+  std::function<answer(unsigned)> joinery;       // by thread count
+  bool joinery_2t = true;
+  std::vector<std::pair<std::string, std::function<answer()>>> baselines;  // hand-written, 1 thread
+  std::string sql;                               // for DuckDB and SQLite
+  std::string sqlite_sql;                        // SQLite's spelling, when it must differ
+  bool sql_rows = false;                         // answer = result row count
+  bool sqlite_ok = true;
+};
+
+void run_case(peers_state& ps, const case_spec& c) {
+  if (!ps.opt.only.empty() && c.name.find(ps.opt.only) == std::string::npos) return;
+  std::vector<measurement> ms;
+  const int reps = ps.opt.reps;
+  for (unsigned t : {1U, 2U}) {
+    if (t == 2 && !c.joinery_2t) continue;
+    const auto r = time_it(reps, true, [&] { return c.joinery(t); });
+    ms.push_back({"joinery", t, r.ms, r.cpu_ms, r.ans});
+  }
+  for (const auto& [name, fn] : c.baselines) {
+    const auto r = time_it(reps, true, fn);
+    ms.push_back({name, 1, r.ms, r.cpu_ms, r.ans});
+  }
+  std::string notes;
+  if (ps.duck_db) {
+    for (unsigned t : {1U, 2U}) {
+      ps.duck_db->query("SET threads=" + std::to_string(t));
+      const auto r = time_it(reps, true, [&] {
+        auto q = ps.duck_db->query(c.sql);
+        return c.sql_rows ? answer{static_cast<i64>(q.rows), 0} : answer{q.first, q.second};
+      });
+      ms.push_back({"DuckDB", t, r.ms, r.cpu_ms, r.ans});
+    }
+  } else {
+    notes += " DuckDB skipped (not loaded).";
+  }
+#if JOINERY_HAVE_SQLITE
+  if (ps.lite && (c.sqlite_ok || ps.opt.sqlite_all)) {
+    const auto r = time_it(std::min(reps, 3), false,
+                           [&] { return ps.lite->query(c.sqlite_sql.empty() ? c.sql : c.sqlite_sql, c.sql_rows); });
+    ms.push_back({"SQLite", 1, r.ms, r.cpu_ms, r.ans});
+  } else {
+    notes += ps.lite ? " SQLite skipped at this size (use --sqlite-all)." : "";
+  }
+#else
+  notes += " SQLite skipped (libsqlite3 not found at configure time).";
+#endif
+  std::printf("\n### %s\n\n", c.name.c_str());
+  std::printf("| system | threads | median ms | M rows/s | x joinery | CPU ms | answer |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---|\n");
+  auto joinery_ms = [&](unsigned t) {
+    for (const auto& m : ms)
+      if (m.system == "joinery" && m.threads == t) return m.ms;
+    return ms.front().ms;  // joinery 1 thread
+  };
+  const answer ref = ms.front().ans;
+  for (const auto& m : ms) {
+    const double rate = static_cast<double>(c.rows_in) / (m.ms * 1e3);
+    std::printf(m.ms < 10 ? "| %s | %u | %.2f | %.1f | %.2f | %.1f | %lld, %lld%s |\n"
+                          : "| %s | %u | %.0f | %.1f | %.2f | %.0f | %lld, %lld%s |\n",
+                m.system.c_str(), m.threads, m.ms, rate, m.ms / joinery_ms(m.threads), m.cpu_ms,
+                static_cast<long long>(m.ans.a), static_cast<long long>(m.ans.b),
+                m.ans == ref || c.sql_rows == false ? "" : " MISMATCH");
+    if (!(m.ans.a == ref.a) && !c.name.starts_with("inner materialize"))
+      std::printf("<!-- WARNING: %s answer differs from joinery -->\n", m.system.c_str());
+    if (ps.csv)
+      ps.csv << c.name << '\t' << m.system << '\t' << m.threads << '\t' << m.ms << '\t' << rate << '\t' << m.cpu_ms
+             << '\n';
+  }
+  if (!notes.empty()) std::printf("\n%s\n", notes.c_str());
+  std::fflush(stdout);
+}
+
+/// kB of a /proc/self/status field (VmRSS, VmHWM), 0 where unavailable.
+long status_kb(const char* field) {
+  std::ifstream st("/proc/self/status");
+  std::string line;
+  const std::string key = std::string(field) + ":";
+  while (std::getline(st, line))
+    if (line.rfind(key, 0) == 0) return std::atol(line.c_str() + key.size());
+  return 0;
+}
+
+/// Peak memory of a materialized join: the rise of the peak RSS over the RSS
+/// before the run (peak reset through /proc/self/clear_refs), against the
+/// output's own size plus the arrangement's.
+void peak_memory(peers_state& ps) {
+  if (!ps.opt.only.empty() && std::string("peak memory").find(ps.opt.only) == std::string::npos) return;
+  std::printf("\n### peak memory of a materialized inner join (1 thread)\n\n");
+  std::printf("| case | output MiB | arrangement MiB | peak rise MiB | peak / (output + arrangement) |\n");
+  std::printf("|---|---:|---:|---:|---:|\n");
+  const std::size_t K = ps.opt.quick ? 100 : 1;
+  for (auto [n, m] : {std::pair<std::size_t, std::size_t>{1'000'000, 100'000}, {10'000'000, 1'000'000}}) {
+    n /= K;
+    m /= K;
+    // Each case in a fresh child process, so memory freed by earlier cases
+    // (kept by the allocator) cannot hide this case's rise.
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if (pid < 0) {
+      std::printf("| %zu x %zu | fork failed | | | |\n", n, m);
+      continue;
+    }
+    if (pid == 0) {
+      mallopt(M_MMAP_THRESHOLD, 1 << 17);  // large blocks straight from and back to the OS
+      mallopt(M_TRIM_THRESHOLD, 1 << 17);
+      const table2 d = dim_sparse(m), f = fact_sparse(n, m, 42);
+      std::size_t arr_bytes = 0;
+      {
+        ex::arrangement<i64> arr;
+        arr.build(d.size(), key_of(d));
+        arr_bytes = arr.memory_bytes();
+      }
+      std::ofstream("/proc/self/clear_refs") << "5";  // reset the peak (VmHWM) to the current RSS
+      const long before = status_kb("VmRSS");
+      const answer a = jy_materialize(f, d, 1);
+      const long peak = status_kb("VmHWM");
+      const double out_mib = static_cast<double>(a.a) * sizeof(out_row) / (1 << 20);
+      const double arr_mib = static_cast<double>(arr_bytes) / (1 << 20);
+      const double rise = static_cast<double>(peak - before) / 1024;
+      std::printf("| %zu x %zu | %.1f | %.1f | %.1f | %.2f |\n", n, m, out_mib, arr_mib, rise,
+                  rise / (out_mib + arr_mib));
+      std::fflush(stdout);
+      _exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+  }
+}
+
+void memory_probes(peers_state& ps) {
+  if (!ps.opt.only.empty() && std::string("memory probes").find(ps.opt.only) == std::string::npos) return;
+  std::printf("\n### memory probes (same binary)\n\n| probe | median ms | M items/s |\n|---|---:|---:|\n");
+  const std::size_t n = ps.opt.quick ? 1'000'000 : 10'000'000;
+  const auto col = jb::fact_keys(n, 1000);
+  const double ms_seq = time_it(ps.opt.reps, true, [&] { return answer{jb::sequential_read(col), 0}; }).ms;
+  std::printf("| sequential read, %zu int64 | %.2f | %.0f |\n", n, ms_seq, static_cast<double>(n) / (ms_seq * 1e3));
+  if (ps.csv)
+    ps.csv << "memory probes\tsequential read\t1\t" << ms_seq << '\t' << static_cast<double>(n) / (ms_seq * 1e3) << '\n';
+  for (std::size_t mib : {1, 16, 64}) {
+    const auto table = jb::gather_table(mib << 20);
+    const double m = time_it(ps.opt.reps, true, [&] { return answer{jb::random_gather(table, n), 0}; }).ms;
+    std::printf("| random gather, %zu x 8 B into %zu MiB | %.2f | %.0f |\n", n, mib, m,
+                static_cast<double>(n) / (m * 1e3));
+    if (ps.csv)
+      ps.csv << "memory probes\tgather " << mib << " MiB\t1\t" << m << '\t' << static_cast<double>(n) / (m * 1e3) << '\n';
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  peers_state ps;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "bench.peers: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--duckdb") ps.opt.duckdb_path = next();
+    else if (a == "--reps") ps.opt.reps = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--quick") ps.opt.quick = true;
+    else if (a == "--sqlite-all") ps.opt.sqlite_all = true;
+    else if (a == "--only") ps.opt.only = next();
+    else if (a == "--csv") ps.opt.csv = next();
+    else {
+      std::fprintf(stderr, "usage: bench.peers [--duckdb PATH] [--reps N] [--quick] [--sqlite-all] [--only S] [--csv F]\n");
+      return 2;
+    }
+  }
+  if (ps.opt.duckdb_path.empty()) {
+    if (const char* env = std::getenv("JOINERY_DUCKDB_LIB")) ps.opt.duckdb_path = env;
+#ifdef JOINERY_DUCKDB_DEFAULT
+    else ps.opt.duckdb_path = JOINERY_DUCKDB_DEFAULT;
+#endif
+  }
+  if (!ps.opt.csv.empty()) ps.csv.open(ps.opt.csv);
+
+  std::printf("# joinery peer benchmark\n\n");
+  if (ps.opt.duckdb_path.empty()) {
+    std::printf("DuckDB: skipped (no library path; run scripts/bench-peers to fetch it).\n");
+  } else {
+    ps.duck = std::make_unique<jp::duckdb_lib>(ps.opt.duckdb_path);
+    if (ps.duck->ok()) {
+      ps.duck_db = std::make_unique<jp::duckdb_session>(*ps.duck);
+      std::printf("DuckDB: %s\n", ps.opt.duckdb_path.c_str());
+    } else {
+      std::printf("DuckDB: skipped (%s).\n", ps.duck->error().c_str());
+    }
+  }
+#if JOINERY_HAVE_SQLITE
+  ps.lite = std::make_unique<sqlite_session>();
+  std::printf("SQLite: %s (1 thread; cases above %s input rows skipped unless --sqlite-all)\n", sqlite3_libversion(),
+              "2.2e6");
+#else
+  std::printf("SQLite: skipped (libsqlite3 not found at configure time).\n");
+#endif
+  std::printf("Median of %d runs after one warm-up (SQLite: of min(reps, 3), no warm-up). "
+              "M rows/s = (|L| + |R|) / time. x joinery = time / joinery's time at the same thread count. "
+              "CPU ms = CPU time of the process (all threads; robust to a shared machine for 1-thread rows).\n",
+              ps.opt.reps);
+
+  const std::size_t K = ps.opt.quick ? 100 : 1;  // --quick divides every size by 100
+  auto sz = [&](std::size_t n) { return n / K; };
+  const std::size_t sqlite_limit = 2'200'000 / K;
+  const std::string q_cs = "SELECT count(*), CAST(sum(d.v) AS BIGINT) FROM f JOIN d ON f.k = d.k";
+  const std::string q_mat = "SELECT f.v, d.v FROM f JOIN d ON f.k = d.k";
+
+  struct size_pair {
+    std::size_t n, m;
+  };
+  const size_pair sizes[] = {{1'000'000, 100'000}, {1'000'000, 1'000'000}, {10'000'000, 100'000},
+                             {10'000'000, 1'000'000}};
+  auto label = [&](size_pair s) {
+    auto e = [](std::size_t x) {
+      int p = 0;
+      while (x >= 10 && x % 10 == 0) x /= 10, ++p;
+      return (x == 1 ? "1e" : std::to_string(x) + "e") + std::to_string(p);
+    };
+    return e(sz(s.n)) + " x " + e(sz(s.m));
+  };
+
+  for (auto s : sizes) {
+    const std::size_t n = sz(s.n), m = sz(s.m);
+    const table2 d = dim_sparse(m), f = fact_sparse(n, m, 42);
+    load_peers(ps, "fact" + label(s), f, "dim" + label(s), &d, n + m <= sqlite_limit || ps.opt.sqlite_all);
+    case_spec cs{"inner count+sum, sparse keys, " + label(s), n + m,
+                 [&](unsigned t) { return jy_count_sum<ex::join_kind::inner>(f, d, t); }};
+    cs.baselines = {{"flat (hand-written)", [&] { auto r = jb::flat_join(d.k, d.v, f.k); return answer{r.count, r.sum}; }},
+                    {"flat + prefetch (hand-written)",
+                     [&] { auto r = jb::flat_join_prefetch(d.k, d.v, f.k); return answer{r.count, r.sum}; }}};
+    cs.sql = q_cs;
+    cs.sqlite_ok = n + m <= sqlite_limit;
+    run_case(ps, cs);
+    case_spec cm{"inner materialize, sparse keys, " + label(s), n + m,
+                 [&](unsigned t) { return jy_materialize(f, d, t); }};
+    cm.sql = q_mat;
+    cm.sql_rows = true;
+    cm.sqlite_ok = n + m <= sqlite_limit;
+    run_case(ps, cm);
+  }
+
+  for (auto s : {size_pair{1'000'000, 100'000}, size_pair{10'000'000, 1'000'000}}) {
+    const std::size_t n = sz(s.n), m = sz(s.m);
+    const table2 d = dim_sparse(m), f = fact_sparse(n, 2 * m, 7);  // half the keys have no partner
+    load_peers(ps, "half" + label(s), f, "dim" + label(s), &d, n + m <= sqlite_limit || ps.opt.sqlite_all);
+    case_spec l{"left count+sum, 50% unmatched, " + label(s), n + m,
+                [&](unsigned t) { return jy_count_sum<ex::join_kind::left>(f, d, t); }};
+    l.sql = "SELECT count(*), CAST(sum(d.v) AS BIGINT) FROM f LEFT JOIN d ON f.k = d.k";
+    l.sqlite_ok = n + m <= sqlite_limit;
+    run_case(ps, l);
+    case_spec se{"semi count+sum, 50% unmatched, " + label(s), n + m,
+                 [&](unsigned t) { return jy_count_sum<ex::join_kind::semi>(f, d, t); }};
+    se.sql = "SELECT count(*), CAST(sum(f.v) AS BIGINT) FROM f WHERE EXISTS (SELECT 1 FROM d WHERE d.k = f.k)";
+    // SQLite runs a correlated EXISTS as a nested loop; IN (no NULLs here: the same rows) gets an index.
+    se.sqlite_sql = "SELECT count(*), CAST(sum(f.v) AS BIGINT) FROM f WHERE f.k IN (SELECT k FROM d)";
+    se.sqlite_ok = n + m <= sqlite_limit;
+    run_case(ps, se);
+    case_spec an{"anti count+sum, 50% unmatched, " + label(s), n + m,
+                 [&](unsigned t) { return jy_count_sum<ex::join_kind::anti>(f, d, t); }};
+    an.sql = "SELECT count(*), CAST(sum(f.v) AS BIGINT) FROM f WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.k = f.k)";
+    an.sqlite_sql = "SELECT count(*), CAST(sum(f.v) AS BIGINT) FROM f WHERE f.k NOT IN (SELECT k FROM d)";
+    an.sqlite_ok = n + m <= sqlite_limit;
+    run_case(ps, an);
+  }
+
+  for (bool shuffled : {false, true})
+  for (auto s : {size_pair{1'000'000, 100'000}, size_pair{10'000'000, 1'000'000}}) {
+    const std::size_t n = sz(s.n), m = sz(s.m);
+    const table2 d = dim_dense(m, shuffled), f = fact_dense(n, m, 42);
+    load_peers(ps, "dense" + label(s), f, std::string(shuffled ? "sdim" : "ddim") + label(s), &d,
+               n + m <= sqlite_limit || ps.opt.sqlite_all);
+    case_spec cs{std::string("inner count+sum, DENSE keys ") + (shuffled ? "(shuffled rows), " : "(row order), ") +
+                     label(s),
+                 n + m,
+                 [&](unsigned t) { return jy_count_sum<ex::join_kind::inner>(f, d, t); }};
+    cs.baselines = {{"flat + prefetch (hand-written)",
+                     [&] { auto r = jb::flat_join_prefetch(d.k, d.v, f.k); return answer{r.count, r.sum}; }}};
+    cs.sql = q_cs;
+    cs.sqlite_ok = n + m <= sqlite_limit;
+    run_case(ps, cs);
+  }
+
+  for (std::size_t groups : {std::size_t{100'000}, std::size_t{1'000'000}}) {
+    const std::size_t n = sz(10'000'000), g = sz(groups);
+    const table2 f = fact_sparse(n, g, 99);
+    load_peers(ps, "grp" + std::to_string(g), f, "none", nullptr, ps.opt.sqlite_all);
+    case_spec gb{"group-by count+sum, " + std::to_string(n) + " rows, " + std::to_string(g) + " groups", n,
+                 [&](unsigned) { return jy_group_by(f); }};
+    gb.joinery_2t = false;
+    gb.sql = "SELECT k, count(*), CAST(sum(v) AS BIGINT) FROM f GROUP BY k";
+    gb.sql_rows = true;
+    gb.sqlite_ok = n <= sqlite_limit;
+    run_case(ps, gb);
+  }
+
+  for (std::size_t rows : {std::size_t{1'000'000}, std::size_t{10'000'000}}) {
+    const std::size_t n = sz(rows);
+    const table2 t = dim_sparse(n);  // a key that should be unique: the check finds no duplicate group
+    load_peers(ps, "uniq" + std::to_string(n), t, "none", nullptr, n <= sqlite_limit || ps.opt.sqlite_all);
+    case_spec dc{"duplicate-key-group check, " + std::to_string(n) + " rows", n, [&](unsigned) { return jy_dup_check(t); }};
+    dc.joinery_2t = false;
+    dc.sql = "SELECT count(*) FROM (SELECT k FROM f GROUP BY k HAVING count(*) > 1)";
+    dc.sqlite_ok = n <= sqlite_limit;
+    run_case(ps, dc);
+  }
+
+  memory_probes(ps);
+  peak_memory(ps);
+  return 0;
+}

@@ -1,0 +1,112 @@
+#pragma once
+/// @file
+/// The match set: the rows a plan has produced so far, as one column of row
+/// positions per bound table (columnar, so a join appends to N+1 flat vectors
+/// and a projection gathers lazily). `no_row` marks a left join's missing
+/// right row. While a plan has only read its first table, column 0 can be
+/// the identity (not stored).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace joinery::exec {
+
+/// The position a missing (NULL-extended) row has in a match set.
+inline constexpr std::uint32_t no_row = std::numeric_limits<std::uint32_t>::max();
+
+/// An allocator whose `resize` leaves new positions uninitialised (they are
+/// written right after): growing a position column costs no zero-fill pass.
+template <class T>
+struct default_init_allocator : std::allocator<T> {
+  using std::allocator<T>::allocator;
+  template <class U>
+  struct rebind {
+    using other = default_init_allocator<U>;
+  };
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// One column of a match set: row positions of one bound table.
+using position_column = std::vector<std::uint32_t, default_init_allocator<std::uint32_t>>;
+
+/// An append-only column of positions whose hot path is one compare and one
+/// store (a join emits one position per match per bound table; a
+/// `std::vector::push_back` there is often not inlined).
+class position_writer {
+ public:
+  explicit position_writer(std::size_t expected = 0) : buf_(expected) {}
+#if defined(__GNUC__) || defined(__clang__)
+  __attribute__((always_inline))
+#endif
+  void put(std::uint32_t x) {
+    if (n_ == buf_.size()) [[unlikely]]
+      grow();
+    buf_[n_++] = x;
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return n_; }
+  /// The positions written, as a vector (the writer is left empty).
+  [[nodiscard]] position_column take() {
+    buf_.resize(n_);
+    n_ = 0;
+    return std::move(buf_);
+  }
+
+ private:
+  [[gnu::noinline]] void grow() { buf_.resize(buf_.size() < 512 ? 1024 : 2 * buf_.size()); }
+  position_column buf_;
+  std::size_t n_ = 0;
+};
+
+/// `N` columns of row positions, `rows` entries each.
+template <std::size_t N>
+struct match_set {
+  std::array<position_column, N> pos{};
+  std::size_t rows = 0;
+  bool identity = false;  // column 0 is 0, 1, ..., rows-1 and not stored
+
+  /// The identity match set over `n` rows of one table.
+  static match_set all_rows(std::size_t n) {
+    match_set m;
+    m.rows = n;
+    m.identity = true;
+    return m;
+  }
+
+  /// Row position of bound table `b` in match row `r`.
+  [[nodiscard]] std::uint32_t at(std::size_t b, std::size_t r) const noexcept {
+    if (b == 0 && identity) return static_cast<std::uint32_t>(r);
+    return pos[b][r];
+  }
+
+  /// The match rows listed in `keep` (in that order), as a new match set.
+  [[nodiscard]] match_set gather(const position_column& keep) const {
+    match_set out;
+    out.rows = keep.size();
+    for (std::size_t b = 0; b < N; ++b) {
+      auto& col = out.pos[b];
+      if (b == 0 && identity) {
+        col = keep;
+      } else {
+        col.reserve(keep.size());
+        const auto& src = pos[b];
+        for (const std::uint32_t k : keep) col.push_back(src[k]);
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace joinery::exec

@@ -1,0 +1,609 @@
+#pragma once
+/// @file
+/// How a plan runs: every step lowers onto the one kernel (exec/).
+/// * `from<T>`: the identity match set over T's rows.
+/// * a join: the joined side is arranged by the canonical composite key of
+///   its key pairs (plan/join_keys.hpp), right-only conjuncts leaving rows
+///   out; the match set is probed row by row in order (`exec::probe`), the
+///   residual conjuncts deciding each candidate; no key pair at all runs
+///   `exec::nested_loop`. Inner/left joins append a position column, semi/anti
+///   keep the rows that (do not) match.
+/// * `where`: keeps the match rows whose condition is true.
+/// * `select` / no select: a lazy projection over the final match set.
+/// * `group_by | aggregate`: an arrangement over the match rows (groups in
+///   order of first appearance), then one pass per aggregate: O(n).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <joinery/core/key.hpp>
+#include <joinery/core/type_list.hpp>
+#include <joinery/exec/arrangement.hpp>
+#include <joinery/exec/equi_join.hpp>
+#include <joinery/exec/group_by.hpp>
+#include <joinery/exec/match_set.hpp>
+#include <joinery/expr/eval.hpp>
+#include <joinery/plan/compose.hpp>
+#include <joinery/plan/env.hpp>
+#include <joinery/plan/cardinality.hpp>
+#include <joinery/expr/column_ref.hpp>
+#include <joinery/plan/group_by.hpp>
+#include <joinery/plan/join.hpp>
+#include <joinery/plan/join_keys.hpp>
+#include <joinery/plan/plan.hpp>
+#include <joinery/plan/result.hpp>
+#include <joinery/plan/scope.hpp>
+#include <joinery/plan/where.hpp>
+#include <joinery/schema/relation.hpp>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define JOINERY_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define JOINERY_DETAIL_ALWAYS_INLINE
+#endif
+
+namespace joinery::detail {
+
+template <auto Arr, class Seq = std::make_index_sequence<Arr.size()>>
+struct seq_of;
+template <auto Arr, std::size_t... K>
+struct seq_of<Arr, std::index_sequence<K...>> {
+  using type = std::index_sequence<Arr[K]...>;
+};
+
+/// True when every conjunct listed in the sequence holds in `env`.
+template <class Tuple, class Env, std::size_t... Q>
+bool all_hold(const Tuple& conj, const Env& env, std::index_sequence<Q...>) {
+  return (holds(eval_expr(std::get<Q>(conj), env)) && ...);
+}
+
+template <class C, conjunct_role Role>
+struct pair_sides {
+  static constexpr bool left_first = Role == conjunct_role::key_left_right;
+  using left_t = std::conditional_t<left_first, typename binary_parts<C>::lhs, typename binary_parts<C>::rhs>;
+  using right_t = std::conditional_t<left_first, typename binary_parts<C>::rhs, typename binary_parts<C>::lhs>;
+  template <bool Left>
+  static constexpr const auto& side(const C& c) {
+    if constexpr (Left == left_first) return c.lhs;
+    else return c.rhs;
+  }
+};
+
+/// The composite key of a join: one canonical component per key pair.
+template <class CT, auto Roles, auto KeyIdx, class LEnv, class REnv>
+struct join_key {
+  template <std::size_t k>
+  using sides = pair_sides<std::tuple_element_t<KeyIdx[k], CT>, Roles[KeyIdx[k]]>;
+  template <std::size_t k>
+  using common = key_common_t<eval_result_t<typename sides<k>::left_t, LEnv>,
+                              eval_result_t<typename sides<k>::right_t, REnv>>;
+  template <std::size_t k>
+  using component = canonical_key_t<common<k>>;
+
+  template <std::size_t... k>
+  static auto key_type_of(std::index_sequence<k...>)
+      -> std::conditional_t<sizeof...(k) == 1, component<0>, std::tuple<component<k>...>>;
+  using seq = std::make_index_sequence<KeyIdx.size()>;
+  using type = decltype(key_type_of(seq{}));
+
+  /// The key of one side's row (`Left`: a left row), empty when a component is NULL.
+  template <bool Left, class Env, std::size_t... k>
+  static std::optional<type> make(const CT& conj, const Env& env, std::index_sequence<k...>) {
+    if constexpr (sizeof...(k) == 1) {
+      return to_key_component<common<0>>(eval_expr(sides<0>::template side<Left>(std::get<KeyIdx[0]>(conj)), env));
+    } else {
+      std::tuple<std::optional<component<k>>...> parts{
+          to_key_component<common<k>>(eval_expr(sides<k>::template side<Left>(std::get<KeyIdx[k]>(conj)), env))...};
+      if (!(std::get<k>(parts).has_value() && ...)) return std::nullopt;
+      return type(std::move(*std::get<k>(parts))...);
+    }
+  }
+};
+
+constexpr exec::join_kind kernel_kind(join_op k) {
+  switch (k) {
+    case join_op::inner: return exec::join_kind::inner;
+    case join_op::left: return exec::join_kind::left;
+    case join_op::semi: return exec::join_kind::semi;
+    case join_op::anti: return exec::join_kind::anti;
+  }
+  return exec::join_kind::inner;
+}
+
+inline void add_work(exec::work_counters& to, const exec::work_counters& w) {
+  to.inserts += w.inserts;
+  to.probes += w.probes;
+  to.comparisons += w.comparisons;
+  to.emitted += w.emitted;
+}
+
+template <class S>
+constexpr std::string_view table_name_if_column() {
+  if constexpr (is_column_ref_v<S>) return S::table::name.view();
+  else return {};
+}
+
+/// The table of a join's first plain left key column (`fallback` if none).
+template <class Key, std::size_t... k>
+constexpr std::string_view first_plain_left_table(std::string_view fallback, std::index_sequence<k...>) {
+  const std::string_view names[] = {table_name_if_column<typename Key::template sides<k>::left_t>()..., fallback};
+  for (std::string_view n : names)
+    if (!n.empty()) return n;
+  return fallback;
+}
+
+/// Everything a join step needs to know about its condition, from types.
+template <class P, std::size_t I, class Src>
+struct join_plan {
+  using step = std::tuple_element_t<I, decltype(std::declval<P>().steps)>;
+  using T = typename step::table;
+  using left_bindings = scope_bindings_t<P, I>;
+  using left_tables = scope_tables_t<P, I>;
+  using left_env = ms_env<left_bindings, Src>;
+  using rel = std::remove_cvref_t<decltype(std::declval<const Src&>().template get<T>())>;
+  using right_env = table_env<T, rel>;
+  using pair = pair_env<left_env, T, rel>;
+  using conj = conjuncts_t<typename step::condition>;
+  static constexpr std::size_t width = left_bindings::size;
+  static constexpr std::size_t n_conj = std::tuple_size_v<conj>;
+  static constexpr auto roles = join_roles<conj, left_tables, T>::roles;
+  static constexpr std::size_t n_keys = count_where(roles, is_key_role);
+  static constexpr auto key_idx = indices_where<n_keys>(roles, is_key_role);
+  static constexpr auto is_left_only = [](conjunct_role r) { return r == conjunct_role::left_only; };
+  static constexpr auto is_right_only = [](conjunct_role r) { return r == conjunct_role::right_only; };
+  static constexpr auto is_residual = [](conjunct_role r) { return r == conjunct_role::residual; };
+  using left_filters = typename seq_of<indices_where<count_where(roles, is_left_only)>(roles, is_left_only)>::type;
+  using right_filters = typename seq_of<indices_where<count_where(roles, is_right_only)>(roles, is_right_only)>::type;
+  using residuals = typename seq_of<indices_where<count_where(roles, is_residual)>(roles, is_residual)>::type;
+  using key = join_key<conj, roles, key_idx, left_env, right_env>;
+  static constexpr exec::join_kind kind = kernel_kind(step::kind);
+  static constexpr bool binds = step::kind == join_op::inner || step::kind == join_op::left;
+  /// The left table a one_to_one check names: that of the first plain left key column.
+  static constexpr std::string_view left_table_name =
+      first_plain_left_table<key>(P::from_table::name.view(), std::make_index_sequence<n_keys>{});
+};
+
+/// `name=value ...` of one side's key components at a row (for messages).
+template <bool Left, class JP, class Conj, class Env, std::size_t... k>
+std::string describe_key(const Conj& conj, const Env& env, std::index_sequence<k...>) {
+  std::string out;
+  auto one = [&](std::size_t idx, const auto& side) {
+    using S = std::remove_cvref_t<decltype(side)>;
+    if (!out.empty()) out += ' ';
+    if constexpr (is_column_ref_v<S>) out += S::name.view();
+    else out += "key" + std::to_string(idx);
+    out += '=';
+    out += format_value(eval_expr(side, env));
+  };
+  (one(k, JP::key::template sides<k>::template side<Left>(std::get<JP::key_idx[k]>(conj))), ...);
+  return out;
+}
+
+template <class P, std::size_t J, class Src>
+void push_step_version(std::vector<std::uint64_t>& v, const Src& src) {
+  using S = std::tuple_element_t<J, decltype(std::declval<P>().steps)>;
+  if constexpr (!std::is_void_v<typename step_traits<S>::table>)
+    v.push_back(src.template get<typename step_traits<S>::table>().version());
+}
+template <class P, class Src, std::size_t... J>
+void push_step_versions(std::vector<std::uint64_t>& v, const Src& src, std::index_sequence<J...>) {
+  (push_step_version<P, J>(v, src), ...);
+}
+
+/// The versions of the relations the left side of step `I` is read from.
+template <class P, std::size_t I, class Src>
+std::vector<std::uint64_t> left_versions(const Src& src) {
+  std::vector<std::uint64_t> v{src.template get<typename P::from_table>().version()};
+  push_step_versions<P>(v, src, std::make_index_sequence<I>{});
+  return v;
+}
+
+/// The data check of an annotated join (plan/cardinality.hpp): right side on
+/// the join's own arrangement, left side (one_to_one) by one grouping pass.
+template <class P, std::size_t I, class JP, class Arr, class Src, std::size_t N, class Conj, class LeftKey>
+void verify_join(exec_context& ctx, const Arr& arr, const Src& src, const exec::match_set<N>& ms, const Conj& conj,
+                 const LeftKey& left_key) {
+  using step = typename JP::step;
+  using E = typename step::expect_type;
+  using T = typename JP::T;
+  using kseq = typename JP::key::seq;
+  const std::string label = join_label(P::name.view(), step::kind, T::name.view());
+  const auto& right = src.template get<T>();
+  const verified_join* before =
+      ctx.previously != nullptr && ctx.previously->size() > I ? &(*ctx.previously)[I] : nullptr;
+  if (ctx.verified.size() < P::step_count) ctx.verified.resize(P::step_count);
+  verified_join& now = ctx.verified[I];
+
+  const bool right_cached = before != nullptr && before->right_version == right.version();
+  if (!right_cached) {
+    require_unique(arr, label, E::name, T::name.view(), [&](std::size_t j) {
+      return describe_key<false, JP>(conj, typename JP::right_env{&right, j}, kseq{});
+    });
+  }
+  now.right_version = right.version();
+  std::string line = "ok " + label + ": " + std::string(E::name) + " (" + std::to_string(arr.keyed_rows()) +
+                     " right rows, 0 duplicate key groups" + (right_cached ? ", cached" : "");
+  if constexpr (E::check_left) {
+    std::vector<std::uint64_t> versions = left_versions<P, I>(src);
+    const bool left_cached = before != nullptr && before->left_versions == versions;
+    std::size_t left_rows = left_cached ? before->left_rows : 0;
+    if (!left_cached) {
+      exec::arrangement<typename JP::key::type> larr;
+      larr.build_groups(ms.rows, left_key);
+      require_unique(larr, label, E::name, JP::left_table_name, [&](std::size_t i) {
+        return describe_key<true, JP>(conj, typename JP::left_env{&src, &ms, i}, kseq{});
+      });
+      left_rows = larr.keyed_rows();
+    }
+    now.left_versions = std::move(versions);
+    now.left_rows = left_rows;
+    line += "; " + std::to_string(left_rows) + " left rows, 0 duplicate key groups" + (left_cached ? ", cached" : "");
+  }
+  line += ")";
+  ctx.report.push_back(std::move(line));
+}
+
+/// One join step over match set `ms`.
+template <class P, std::size_t I, class Src, std::size_t N>
+auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_context& ctx) {
+  using JP = join_plan<P, I, Src>;
+  using T = typename JP::T;
+  using left_env = typename JP::left_env;
+  const auto& step = std::get<I>(p.steps);
+  const auto& right = src.template get<T>();
+  const auto conj = conjuncts(step.on);
+
+  using out_t = std::conditional_t<JP::binds, exec::match_set<N + 1>, exec::match_set<N>>;
+  // Inner/left: one writer per output column; semi/anti: the kept match rows.
+  constexpr std::size_t n_writers = JP::binds ? N + 1 : 1;
+  // While every emitted row so far is the next left row, column 0 of an
+  // identity input stays the identity and is not stored (a many-to-one join
+  // of the first table writes only the joined table's positions).
+  bool identity = ms.identity && JP::binds;
+  std::array<exec::position_writer, n_writers> w;
+  for (std::size_t b = identity ? 1 : 0; b < n_writers; ++b) w[b] = exec::position_writer(ms.rows);
+  std::size_t emitted = 0;
+  // Called once per output row from the kernel's probe loop: keep it inlined.
+  auto emit = [&](std::size_t i, std::size_t j) JOINERY_DETAIL_ALWAYS_INLINE {
+    if constexpr (JP::binds) {
+      if (identity) {
+        if (i != emitted) [[unlikely]] {  // the first repeated or skipped row: store column 0 from here on
+          identity = false;
+          w[0] = exec::position_writer(ms.rows);
+          for (std::size_t r = 0; r < emitted; ++r) w[0].put(static_cast<std::uint32_t>(r));
+          w[0].put(static_cast<std::uint32_t>(i));
+        }
+      } else {
+        w[0].put(ms.at(0, i));
+      }
+      [&]<std::size_t... b>(std::index_sequence<b...>) {
+        (w[b + 1].put(ms.at(b + 1, i)), ...);
+      }(std::make_index_sequence<N - 1>{});
+      w[N].put(j == exec::unmatched ? exec::no_row : static_cast<std::uint32_t>(j));
+      ++emitted;
+    } else {
+      w[0].put(static_cast<std::uint32_t>(i));
+    }
+  };
+
+  if constexpr (JP::n_keys == 0) {
+    // No equality key: the nested loop the user wrote (the one quadratic path).
+    auto accept = [&](std::size_t i, std::size_t j) {
+      const typename JP::pair env{left_env{&src, &ms, i}, &right, j};
+      return all_hold(conj, env, std::make_index_sequence<JP::n_conj>{});
+    };
+    exec::nested_loop<JP::kind>(ms.rows, right.size(), accept, emit);
+    ctx.nested_pairs += static_cast<std::uint64_t>(ms.rows) * right.size();
+  } else {
+    using key_t = typename JP::key::type;
+    using kseq = typename JP::key::seq;
+    exec::arrangement<key_t> arr;
+    arr.build(right.size(), [&](std::size_t j) -> std::optional<key_t> {
+      const typename JP::right_env env{&right, j};
+      if (!all_hold(conj, env, typename JP::right_filters{})) return std::nullopt;
+      return JP::key::template make<false>(conj, env, kseq{});
+    });
+    auto left_key = [&](std::size_t i) -> std::optional<key_t> {
+      const left_env env{&src, &ms, i};
+      if (!all_hold(conj, env, typename JP::left_filters{})) return std::nullopt;
+      return JP::key::template make<true>(conj, env, kseq{});
+    };
+    if constexpr (std::remove_cvref_t<decltype(step)>::expect_type::annotated) {
+      verify_join<P, I, JP>(ctx, arr, src, ms, conj, left_key);
+    }
+    auto accept = [&](std::size_t i, std::size_t j) {
+      if constexpr (std::is_same_v<typename JP::residuals, std::index_sequence<>>) {
+        return true;
+      } else {
+        const typename JP::pair env{left_env{&src, &ms, i}, &right, j};
+        return all_hold(conj, env, typename JP::residuals{});
+      }
+    };
+    exec::probe<JP::kind>(arr, ms.rows, left_key, accept, emit);
+    add_work(ctx.work, arr.counters());
+  }
+
+  if constexpr (JP::binds) {
+    out_t out;
+    for (std::size_t b = identity ? 1 : 0; b < n_writers; ++b) out.pos[b] = w[b].take();
+    out.rows = emitted;
+    out.identity = identity;
+    return out;
+  } else {
+    return ms.gather(w[0].take());
+  }
+}
+
+/// One `where` step over match set `ms`.
+template <class P, std::size_t I, class Src, std::size_t N>
+exec::match_set<N> apply_where(const P& p, const Src& src, const exec::match_set<N>& ms) {
+  using env = ms_env<scope_bindings_t<P, I>, Src>;
+  const auto& cond = std::get<I>(p.steps).cond;
+  exec::position_writer keep(ms.rows);
+  for (std::size_t r = 0; r < ms.rows; ++r)
+    if (holds(eval_expr(cond, env{&src, &ms, r}))) keep.put(static_cast<std::uint32_t>(r));
+  return ms.gather(keep.take());
+}
+
+template <class S>
+struct is_join_step : std::false_type {};
+template <join_op K, class T, class C, class E>
+struct is_join_step<join_step<K, T, C, E>> : std::true_type {};
+template <class S>
+struct is_where_step : std::false_type {};
+template <class C>
+struct is_where_step<where_step<C>> : std::true_type {};
+
+/// Runs the row steps (joins, wheres) from step `I` on; stops at the final stage.
+template <class P, std::size_t I, class Src, std::size_t N>
+auto run_row_steps(const P& p, const Src& src, exec::match_set<N>&& ms, exec_context& ctx) {
+  if constexpr (I == P::step_count) {
+    return std::move(ms);
+  } else {
+    using S = std::tuple_element_t<I, decltype(p.steps)>;
+    if constexpr (is_join_step<S>::value) {
+      return run_row_steps<P, I + 1>(p, src, apply_join<P, I>(p, src, ms, ctx), ctx);
+    } else if constexpr (is_where_step<S>::value) {
+      return run_row_steps<P, I + 1>(p, src, apply_where<P, I>(p, src, ms), ctx);
+    } else {
+      return std::move(ms);
+    }
+  }
+}
+
+constexpr std::size_t find_name(std::span<const std::string_view> names, std::string_view n) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == n) return i;
+  return npos;
+}
+
+/// The rows of a projection plan: the final match set and the items to
+/// evaluate on it, one row at a time (what `run`'s lazy range reads).
+template <class P, class Src, class Items = typename final_shape<P>::items>
+struct projection_state;
+template <class P, class Src, class... Items>
+struct projection_state<P, Src, type_list<Items...>> {
+  using bindings = plan_bindings_t<P>;
+  using env = ms_env<bindings, Src>;
+  using table_type = result_table_t<P>;
+  static constexpr std::array<std::string_view, sizeof...(Items)> names{Items::name.view()...};
+
+  std::tuple<Items...> items;
+  Src src;
+  exec::match_set<bindings::size> ms;
+
+  [[nodiscard]] std::size_t size() const noexcept { return ms.rows; }
+
+  template <fixed_string Name>
+  [[nodiscard]] decltype(auto) get(std::size_t r) const {
+    constexpr std::size_t i = find_name(names, Name.view());
+    if constexpr (i == npos) {
+      (void)unknown_column_in<table_type, spelled<Name>>{};
+      return 0;
+    } else {
+      return eval_expr(std::get<i>(items).value, env{&src, &ms, r});
+    }
+  }
+
+  /// Every row, evaluated into the result relation's columns.
+  [[nodiscard]] relation<table_type> materialize() const {
+    relation<table_type> out;
+    [&]<std::size_t... k>(std::index_sequence<k...>) {
+      out.assign_columns(column<k>()...);
+    }(std::index_sequence_for<Items...>{});
+    return out;
+  }
+
+ private:
+  template <std::size_t k>
+  auto column() const {
+    using V = typename detail::column_at<typename table_type::columns, k>::type::type;
+    std::vector<V> v;
+    v.reserve(ms.rows);
+    const auto& e = std::get<k>(items).value;
+    for (std::size_t r = 0; r < ms.rows; ++r) v.push_back(V(eval_expr(e, env{&src, &ms, r})));
+    return v;
+  }
+};
+
+/// A result computed eagerly (group_by): its columns.
+template <class Table, class Cols = typename Table::columns>
+struct columns_state;
+template <class Table, class... Cols>
+struct columns_state<Table, type_list<Cols...>> {
+  using table_type = Table;
+  static constexpr std::array<std::string_view, sizeof...(Cols)> names{Cols::name.view()...};
+  std::tuple<std::vector<typename Cols::type>...> cols;
+  std::size_t rows = 0;
+
+  [[nodiscard]] std::size_t size() const noexcept { return rows; }
+
+  template <fixed_string Name>
+  [[nodiscard]] const auto& get(std::size_t r) const {
+    constexpr std::size_t i = find_name(names, Name.view());
+    if constexpr (i == npos) {
+      (void)unknown_column_in<table_type, spelled<Name>>{};
+      return std::get<0>(cols)[r];
+    } else {
+      return std::get<i>(cols)[r];
+    }
+  }
+
+  [[nodiscard]] relation<table_type> materialize() const& {
+    relation<table_type> out;
+    std::apply([&](const auto&... c) { out.assign_columns(c...); }, cols);
+    return out;
+  }
+  [[nodiscard]] relation<table_type> materialize() && {
+    relation<table_type> out;
+    std::apply([&](auto&... c) { out.assign_columns(std::move(c)...); }, cols);
+    return out;
+  }
+};
+
+/// A group key component: canonical, or `std::optional` of it when the key can
+/// be NULL (NULL keys form one group).
+template <class V>
+using group_component_t =
+    std::conditional_t<is_optional_v<V>, std::optional<canonical_key_t<unwrap_optional_t<V>>>, canonical_key_t<V>>;
+
+template <class V>
+group_component_t<V> group_component(const V& v) {
+  if constexpr (is_optional_v<V>) {
+    if (!v) return std::nullopt;
+    return group_component_t<V>(canonical(*v));
+  } else {
+    return canonical(v);
+  }
+}
+
+template <class R, class V>
+void fold_into(std::optional<R>& acc, const V& v, agg_kind::sum) {
+  acc = acc ? R(*acc + static_cast<R>(v)) : static_cast<R>(v);
+}
+template <class R, class V>
+void fold_into(std::optional<R>& acc, const V& v, agg_kind::min) {
+  if (!acc || value_less(v, *acc)) acc = v;
+}
+template <class R, class V>
+void fold_into(std::optional<R>& acc, const V& v, agg_kind::max) {
+  if (!acc || value_less(*acc, v)) acc = v;
+}
+
+/// The key a group_by arranges rows by: one component per key expression.
+template <class Keys, class Env, class Seq = std::make_index_sequence<std::tuple_size_v<Keys>>>
+struct group_key;
+template <class Keys, class Env, std::size_t... k>
+struct group_key<Keys, Env, std::index_sequence<k...>> {
+  template <std::size_t i>
+  using component = group_component_t<eval_result_t<typename std::tuple_element_t<i, Keys>::value_type, Env>>;
+  using type = std::conditional_t<sizeof...(k) == 1, component<0>, std::tuple<component<k>...>>;
+  static type make(const Keys& keys, const Env& e) {
+    if constexpr (sizeof...(k) == 1) return group_component(eval_expr(std::get<0>(keys).value, e));
+    else return type(group_component(eval_expr(std::get<k>(keys).value, e))...);
+  }
+};
+
+/// A group key column: the key's value at each group's first row.
+template <class V, class Env, class E, class Src, class MS>
+std::vector<V> group_key_values(const E& e, const Src& src, const MS& ms, const std::vector<std::uint32_t>& leaders) {
+  std::vector<V> v;
+  v.reserve(leaders.size());
+  for (std::uint32_t r : leaders) v.push_back(V(eval_expr(e, Env{&src, &ms, r})));
+  return v;
+}
+
+/// An aggregate column: `count()` from the group sizes; sum/min/max in one
+/// pass over the rows through `group_of_row` (NULLs skipped).
+template <class R, class Env, class X, class Arr, class Src, class MS>
+std::vector<R> aggregate_values(const X& item, const Arr& arr, const Src& src, const MS& ms) {
+  const std::size_t groups = arr.group_count();
+  std::vector<R> v;
+  v.reserve(groups);
+  if constexpr (std::is_same_v<X, count_t>) {
+    for (std::size_t g = 0; g < groups; ++g) v.push_back(static_cast<R>(arr.group_size(static_cast<exec::group_id>(g))));
+  } else {
+    using V = unwrap_optional_t<R>;
+    std::vector<std::optional<V>> acc(groups);
+    for (std::size_t r = 0; r < ms.rows; ++r) {
+      decltype(auto) x = eval_expr(item.arg, Env{&src, &ms, r});
+      if constexpr (is_optional_v<decltype(x)>) {
+        if (!x) continue;
+        fold_into(acc[arr.group_of_row(r)], *x, typename X::kind{});
+      } else {
+        fold_into(acc[arr.group_of_row(r)], x, typename X::kind{});
+      }
+    }
+    for (auto& o : acc) {
+      if constexpr (is_optional_v<R>) v.push_back(std::move(o));
+      else v.push_back(std::move(*o));  // every group has a row
+    }
+  }
+  return v;
+}
+
+/// The grouped result of plan `P` over the final match set.
+template <class P, class Src, std::size_t N>
+auto compute_groups(const P& p, const Src& src, const exec::match_set<N>& ms) {
+  using env = ms_env<plan_bindings_t<P>, Src>;
+  using table_type = result_table_t<P>;
+  const auto& keys = std::get<P::step_count - 2>(p.steps).keys;
+  const auto& items = std::get<P::step_count - 1>(p.steps).items;
+  using keys_t = std::remove_cvref_t<decltype(keys)>;
+  using items_t = std::remove_cvref_t<decltype(items)>;
+  constexpr std::size_t nk = std::tuple_size_v<keys_t>;
+  constexpr std::size_t na = std::tuple_size_v<items_t>;
+
+  // The arrangement over the group keys: groups in first-appearance order.
+  using gk = group_key<keys_t, env>;
+  auto arr = exec::group_rows<typename gk::type>(ms.rows, [&](std::size_t r) -> std::optional<typename gk::type> {
+    return gk::make(keys, env{&src, &ms, r});
+  });
+  const std::size_t groups = arr.group_count();
+  const std::vector<std::uint32_t> leaders = exec::group_leaders(arr);
+
+  columns_state<table_type> st;
+  st.rows = groups;
+  // Key columns: the value of each group's first row; aggregates: one pass each.
+  [&]<std::size_t... k>(std::index_sequence<k...>) {
+    ((std::get<k>(st.cols) = group_key_values<typename std::tuple_element_t<k, decltype(st.cols)>::value_type, env>(
+          std::get<k>(keys).value, src, ms, leaders)),
+     ...);
+  }(std::make_index_sequence<nk>{});
+  [&]<std::size_t... a>(std::index_sequence<a...>) {
+    ((std::get<nk + a>(st.cols) = aggregate_values<typename std::tuple_element_t<nk + a, decltype(st.cols)>::value_type, env>(
+          std::get<a>(items).value, arr, src, ms)),
+     ...);
+  }(std::make_index_sequence<na>{});
+  return st;
+}
+
+/// Runs plan `p` on `src`: the final state `run` projects and `materialize` stores.
+template <class P, class Src>
+auto execute(const P& p, const Src& src, exec_context& ctx) {
+  using shape = final_shape<P>;
+  using last = typename shape::last;
+  static_assert(!is_group_by<last>::value, "joinery: group_by(...) must be followed by aggregate(...)");
+  const auto& from_rel = src.template get<typename P::from_table>();
+  auto ms = run_row_steps<P, 0>(p, src, exec::match_set<1>::all_rows(from_rel.size()), ctx);
+  if constexpr (shape::grouped) {
+    return compute_groups(p, src, ms);
+  } else {
+    using state = projection_state<P, Src>;
+    if constexpr (shape::selected) {
+      return state{std::get<P::step_count - 1>(p.steps).items, src, std::move(ms)};
+    } else {
+      return state{{}, src, std::move(ms)};
+    }
+  }
+}
+
+}  // namespace joinery::detail

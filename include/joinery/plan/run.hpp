@@ -1,0 +1,71 @@
+#pragma once
+/// @file
+/// The entry points of relational plans:
+/// * `run(plan, relations...)`: a lazy range-v3 view of result rows (see
+///   plan/result_view.hpp), read with `jy::get<"name">(row)`;
+/// * `materialize(plan, relations...)`: `jy::relation<result_table_t<plan>>`.
+/// Relations are matched to the plan's tables by type, in any order (an alias
+/// reads its base table's relation). Both assert every rule of `validate()`
+/// first: a misspelt column is `joinery[unknown_column]`, a table without a
+/// relation `joinery[missing_source]`, a cardinality annotation of the wrong
+/// shape one of the E079 rules; and they check annotated joins' data
+/// (throwing `cardinality_error`).
+#include <memory>
+#include <utility>
+
+#include <joinery/check/validate.hpp>
+#include <joinery/plan/execute.hpp>
+#include <joinery/plan/plan.hpp>
+#include <joinery/plan/result.hpp>
+#include <joinery/plan/result_view.hpp>
+#include <joinery/schema/relation.hpp>
+
+namespace joinery {
+
+/// Work a run did, summed over its arrangements (for complexity tests).
+struct plan_stats {
+  exec::work_counters work{};
+  std::uint64_t nested_pairs = 0;  // candidate pairs of joins without an equality key
+};
+
+/// The lazy rows of plan `p` over `rels` (one relation per table the plan reads, any order).
+/// Example: `for (auto row : jy::run(enriched, o, c)) jy::get<"country">(row);`
+template <relational_plan P, table_type... Ts>
+[[nodiscard]] auto run(const P& p, const relation<Ts>&... rels) {
+  if constexpr (!detail::check_plan<P, Ts...>()) {
+    return 0;  // the rule's error above is the one to read
+  } else {
+    using src_t = detail::source_set<Ts...>;
+    detail::exec_context ctx;
+    auto st = detail::execute(p, src_t{{&rels...}}, ctx);
+    using state = decltype(st);
+    return result_view<state>(std::make_shared<const state>(std::move(st)));
+  }
+}
+
+/// The rows of plan `p` over `rels`, stored: a `jy::relation<result_table_t<P>>`.
+template <relational_plan P, table_type... Ts>
+[[nodiscard]] auto materialize(const P& p, const relation<Ts>&... rels) {
+  if constexpr (!detail::check_plan<P, Ts...>()) {
+    return 0;
+  } else {
+    detail::exec_context ctx;
+    return detail::execute(p, detail::source_set<Ts...>{{&rels...}}, ctx).materialize();
+  }
+}
+
+/// As `materialize`, also reporting the work done into `stats`.
+template <relational_plan P, table_type... Ts>
+[[nodiscard]] auto materialize_counted(plan_stats& stats, const P& p, const relation<Ts>&... rels) {
+  if constexpr (!detail::check_plan<P, Ts...>()) {
+    return 0;
+  } else {
+    detail::exec_context ctx;
+    auto out = detail::execute(p, detail::source_set<Ts...>{{&rels...}}, ctx).materialize();
+    stats.work = ctx.work;
+    stats.nested_pairs = ctx.nested_pairs;
+    return out;
+  }
+}
+
+}  // namespace joinery

@@ -1,0 +1,234 @@
+// The arrangement: groups in first-appearance order, positions in input
+// order, NULL keys excluded, the layout choices, and work counts.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <joinery/exec/arrangement.hpp>
+
+namespace jy = joinery;
+using jy::exec::arrangement;
+using jy::exec::no_group;
+using jy::exec::row_pos;
+
+namespace {
+using opt = std::optional<std::int64_t>;
+using layout = arrangement<std::int64_t>::layout;
+
+template <class K>
+arrangement<K> build_of(const std::vector<std::optional<K>>& keys) {
+  arrangement<K> a;
+  a.build(keys.size(), [&](std::size_t i) { return keys[i]; });
+  return a;
+}
+std::vector<row_pos> to_vec(std::span<const row_pos> s) { return {s.begin(), s.end()}; }
+}  // namespace
+
+TEST_CASE("joinery.exec.arrangement.groups_in_first_appearance_order") {
+  // Sparse keys (hashed layout) and dense keys (direct layout) must agree.
+  for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
+    const std::vector<opt> keys{5 * scale, 3 * scale, std::nullopt, 5 * scale, 7 * scale, 3 * scale, 5 * scale};
+    auto a = build_of(keys);
+    CHECK(a.index_layout() == (scale == 1 ? layout::direct : layout::hashed));
+    REQUIRE(a.group_count() == 3);
+    CHECK(a.group_key(0) == 5 * scale);
+    CHECK(a.group_key(1) == 3 * scale);
+    CHECK(a.group_key(2) == 7 * scale);
+    CHECK(to_vec(a.rows(0)) == std::vector<row_pos>{0, 3, 6});
+    CHECK(to_vec(a.rows(1)) == std::vector<row_pos>{1, 5});
+    CHECK(to_vec(a.rows(2)) == std::vector<row_pos>{4});
+    CHECK(a.group_size(0) == 3);
+    CHECK(a.group_size(2) == 1);
+    CHECK(a.group_of_row(2) == no_group);
+    CHECK(a.group_of_row(6) == 0);
+    CHECK(a.group_of_row(5) == 1);
+    CHECK(a.find(3 * scale) == 1);
+    CHECK(a.find(4 * scale) == no_group);
+    CHECK(to_vec(a.matches(5 * scale)) == std::vector<row_pos>{0, 3, 6});
+    CHECK(a.matches(99 * scale).empty());
+    CHECK(a.keyed_rows() == 6);
+    CHECK(a.built_rows() == 7);
+    CHECK(!a.unique());
+    CHECK(a.duplicate_group_count() == 2);
+  }
+}
+
+TEST_CASE("joinery.exec.arrangement.unique_build_fast_path") {
+  for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
+    // With and without NULLs: group ids skip NULL rows, rows stay right.
+    const std::vector<opt> with_null{9 * scale, std::nullopt, 4 * scale, 6 * scale};
+    auto a = build_of(with_null);
+    CHECK(a.unique());
+    CHECK(a.duplicate_group_count() == 0);
+    CHECK(a.group_count() == 3);
+    CHECK(to_vec(a.rows(a.find(4 * scale))) == std::vector<row_pos>{2});
+    CHECK(to_vec(a.matches(6 * scale)) == std::vector<row_pos>{3});
+    CHECK(a.group_of_row(0) == 0);
+    CHECK(a.group_of_row(1) == no_group);
+    CHECK(a.group_of_row(2) == 1);
+    CHECK(a.group_of_row(3) == 2);
+    CHECK(a.group_size(1) == 1);
+
+    const std::vector<opt> no_null{9 * scale, 4 * scale, 6 * scale};
+    auto b = build_of(no_null);
+    CHECK(b.unique());
+    CHECK(b.group_of_row(1) == 1);
+    CHECK(b.group_of_row(2) == 2);
+    CHECK(to_vec(b.matches(9 * scale)) == std::vector<row_pos>{0});
+  }
+}
+
+TEST_CASE("joinery.exec.arrangement.direct_layout_bounds") {
+  // Keys below the minimum or above the maximum of a direct layout miss.
+  const std::vector<opt> keys{-3, -1, 0, 2, -3};
+  auto a = build_of(keys);
+  CHECK(a.index_layout() == layout::direct);
+  CHECK(a.find(-4) == no_group);
+  CHECK(a.find(3) == no_group);
+  CHECK(a.find(-2) == no_group);
+  CHECK(a.find(-3) == 0);
+  CHECK(a.find(2) == 3);
+  CHECK(to_vec(a.matches(-3)) == std::vector<row_pos>{0, 4});
+  // Extreme values take the hashed layout (the range would not fit).
+  const std::vector<opt> wide{INT64_MIN, INT64_MAX, 0};
+  auto b = build_of(wide);
+  CHECK(b.index_layout() == layout::hashed);
+  CHECK(b.find(INT64_MIN) == 0);
+  CHECK(b.find(INT64_MAX) == 1);
+  CHECK(b.find(1) == no_group);
+}
+
+TEST_CASE("joinery.exec.arrangement.empty_and_all_null") {
+  auto e = build_of(std::vector<opt>{});
+  CHECK(e.group_count() == 0);
+  CHECK(e.find(1) == no_group);
+  CHECK(e.matches(1).empty());
+  CHECK(e.unique());
+  auto n = build_of(std::vector<opt>{std::nullopt, std::nullopt});
+  CHECK(n.group_count() == 0);
+  CHECK(n.keyed_rows() == 0);
+  CHECK(n.built_rows() == 2);
+  CHECK(n.group_of_row(1) == no_group);
+  CHECK(n.find(0) == no_group);
+}
+
+TEST_CASE("joinery.exec.arrangement.string_and_tuple_keys") {
+  using T = std::tuple<std::int64_t, std::string>;
+  const std::vector<std::optional<std::string>> s{"b", "a", "b", std::nullopt, "c"};
+  auto a = build_of(s);
+  CHECK(a.group_count() == 3);
+  CHECK(to_vec(a.matches("b")) == std::vector<row_pos>{0, 2});
+  CHECK(a.find("z") == no_group);
+  const std::vector<std::optional<T>> t{T{1, "x"}, T{1, "y"}, T{1, "x"}};
+  auto b = build_of(t);
+  CHECK(b.group_count() == 2);
+  CHECK(to_vec(b.matches(T{1, "x"})) == std::vector<row_pos>{0, 2});
+  CHECK(b.duplicate_group_count() == 1);
+}
+
+TEST_CASE("joinery.exec.arrangement.rebuild_clears_previous_state") {
+  arrangement<std::int64_t> a;
+  const std::vector<opt> first{1, 1, 2};
+  a.build(first.size(), [&](std::size_t i) { return first[i]; });
+  CHECK(!a.unique());
+  const std::vector<opt> second{5000000000, 7};
+  a.build(second.size(), [&](std::size_t i) { return second[i]; });
+  CHECK(a.unique());
+  CHECK(a.group_count() == 2);
+  CHECK(a.find(1) == no_group);
+  CHECK(to_vec(a.matches(7)) == std::vector<row_pos>{1});
+}
+
+TEST_CASE("joinery.exec.arrangement.work_is_linear") {
+  // Build and probe work grow with the row counts, not their product: every
+  // keyed row is inserted once, every probe is one lookup, and the key
+  // comparisons stay a small constant per lookup (load factor <= 7/10).
+  for (std::size_t n : {std::size_t{1000}, std::size_t{100000}}) {
+    arrangement<std::int64_t> a;
+    a.build(n, [](std::size_t i) -> opt {
+      if (i % 10 == 0) return std::nullopt;
+      return static_cast<std::int64_t>((i % (i / 3 + 1)) * 1000003);  // duplicates, sparse
+    });
+    const auto& c = a.counters();
+    CHECK(c.inserts == n - n / 10);
+    CHECK(c.comparisons <= 4 * c.inserts);
+    a.reset_counters();
+    for (std::size_t i = 0; i < n; ++i) (void)a.find(static_cast<std::int64_t>(i * 7919));
+    CHECK(a.counters().probes == n);
+    CHECK(a.counters().comparisons <= 4 * n);
+    CHECK(a.counters().emitted == 0);
+  }
+  // A direct layout compares no keys at all.
+  arrangement<std::int64_t> d;
+  d.build(1000, [](std::size_t i) { return opt(static_cast<std::int64_t>(i / 2)); });
+  CHECK(d.index_layout() == layout::direct);
+  CHECK(d.counters().comparisons == 0);
+  CHECK(d.duplicate_group_count() == 500);
+  CHECK(d.group_count() == 500);
+}
+
+TEST_CASE("joinery.exec.arrangement.group_of_row_on_every_path") {
+  // The unique fast path stores no per-row map; group_of_row still answers.
+  const std::size_t n = 100000;
+  arrangement<std::int64_t> u, dup;
+  u.build(n, [](std::size_t i) { return opt(static_cast<std::int64_t>(i) * 1000003); });
+  dup.build(n, [](std::size_t i) { return opt(static_cast<std::int64_t>(i / 2) * 1000003); });
+  CHECK(u.unique());
+  CHECK(!dup.unique());
+  CHECK(u.group_of_row(n - 1) == n - 1);
+  CHECK(dup.group_of_row(n - 1) == n / 2 - 1);
+}
+
+TEST_CASE("joinery.exec.arrangement.build_groups_skips_positions") {
+  for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
+    const std::vector<opt> keys{5 * scale, 3 * scale, std::nullopt, 5 * scale, 7 * scale};
+    arrangement<std::int64_t> a;
+    a.build_groups(keys.size(), [&](std::size_t i) { return keys[i]; });
+    CHECK(!a.has_rows());
+    CHECK(a.group_count() == 3);
+    CHECK(a.group_of_row(3) == 0);
+    CHECK(a.group_of_row(2) == no_group);
+    CHECK(a.group_size(0) == 2);
+    CHECK(a.group_size(2) == 1);
+    CHECK(a.find(7 * scale) == 2);
+    CHECK(a.duplicate_group_count() == 1);
+    CHECK(a.rows(0).empty());
+    a.build(keys.size(), [&](std::size_t i) { return keys[i]; });
+    CHECK(a.has_rows());
+    CHECK(to_vec(a.rows(0)) == std::vector<row_pos>{0, 3});
+  }
+  // A unique grouping still answers rows() (they are the founding rows).
+  const std::vector<opt> u{4, 8};
+  arrangement<std::int64_t> b;
+  b.build_groups(u.size(), [&](std::size_t i) { return u[i]; });
+  CHECK(b.has_rows());
+  CHECK(to_vec(b.matches(8)) == std::vector<row_pos>{1});
+}
+
+TEST_CASE("joinery.exec.arrangement.identity_layout") {
+  // Keys min, min+1, ... in row order (a surrogate key): no index array at all.
+  const std::vector<opt> keys{-2, -1, 0, 1, 2};
+  auto a = build_of(keys);
+  CHECK(a.index_layout() == layout::identity);
+  CHECK(a.unique());
+  CHECK(a.group_count() == 5);
+  CHECK(a.find(-3) == no_group);
+  CHECK(a.find(3) == no_group);
+  CHECK(a.find(0) == 2);
+  CHECK(a.group_key(4) == 2);
+  CHECK(to_vec(a.matches(1)) == std::vector<row_pos>{3});
+  CHECK(a.group_of_row(3) == 3);
+  // Not identity: a gap, an order change, a NULL, a wrap-around.
+  CHECK(build_of(std::vector<opt>{0, 2, 3}).index_layout() == layout::direct);
+  CHECK(build_of(std::vector<opt>{1, 0, 2}).index_layout() == layout::direct);
+  CHECK(build_of(std::vector<opt>{0, std::nullopt, 2}).index_layout() == layout::direct);
+  auto w = build_of(std::vector<opt>{INT64_MAX, INT64_MIN});
+  CHECK(w.index_layout() == layout::identity);  // consecutive modulo 2^64: still one step apart
+  CHECK(w.find(INT64_MIN) == 1);
+  CHECK(w.find(INT64_MAX) == 0);
+  CHECK(w.find(0) == no_group);
+}
