@@ -15,7 +15,9 @@
 ///   probe). A build whose keys are all distinct (the common many-to-one
 ///   case) needs nothing else: no CSR, no key copy, no per-row map.
 /// * direct: integer keys whose range max-min is small relative to the row
-///   count index a plain array of group ids (no hashing, no comparisons).
+///   count index a plain array of group ids (no hashing, no comparisons);
+///   keys k0, k0+1, ... in row order (a surrogate key) need no array at all
+///   (the identity layout: a probe is a subtraction).
 /// The per-row group map exists only once a NULL key or a repeated key has
 /// been seen (before that, row i founded group i).
 ///
@@ -102,8 +104,8 @@ class arrangement {
 
   /// Builds over rows [0, n). `key_at(i)` returns `std::optional<Key>`; an empty
   /// optional (a NULL key component) leaves row i out of every group.
-  /// `key_at` must be a pure function of i: integer keys are read twice (once
-  /// for their range, once to insert).
+  /// `key_at` must be a pure function of i: integer keys may be read twice
+  /// (once for their range, once to insert).
   template <class KeyAt>
   void build(std::size_t n, KeyAt&& key_at) {
     build_impl(n, key_at, true);
@@ -457,6 +459,11 @@ class arrangement {
         lo = std::min(lo, *k);
         hi = std::max(hi, *k);
       }
+      // The range only grows: once it is too wide for n rows, stop reading
+      // (sparse keys leave after the first block, not after a full pass).
+      if ((i & 4095) == 4095 &&
+          static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) >= 2 * static_cast<std::uint64_t>(n) + 1024)
+        return false;
     }
     if (!any) return false;
     if (ident && n < no_group) {  // rows hold key(0), key(0)+1, ...

@@ -4,7 +4,8 @@
 /// positions per bound table (columnar, so a join appends to N+1 flat vectors
 /// and a projection gathers lazily). `no_row` marks a left join's missing
 /// right row. While a plan has only read its first table, column 0 can be
-/// the identity (not stored).
+/// the identity (not stored): `base`, `base + 1`, ... (a chunk of the first
+/// table starting at row `base`).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -75,19 +76,21 @@ template <std::size_t N>
 struct match_set {
   std::array<position_column, N> pos{};
   std::size_t rows = 0;
-  bool identity = false;  // column 0 is 0, 1, ..., rows-1 and not stored
+  bool identity = false;   // column 0 is base, base+1, ..., base+rows-1 and not stored
+  std::uint32_t base = 0;  // first row of an identity column 0
 
-  /// The identity match set over `n` rows of one table.
-  static match_set all_rows(std::size_t n) {
+  /// The identity match set over rows [base, base + n) of one table.
+  static match_set all_rows(std::size_t n, std::size_t base = 0) {
     match_set m;
     m.rows = n;
     m.identity = true;
+    m.base = static_cast<std::uint32_t>(base);
     return m;
   }
 
   /// Row position of bound table `b` in match row `r`.
   [[nodiscard]] std::uint32_t at(std::size_t b, std::size_t r) const noexcept {
-    if (b == 0 && identity) return static_cast<std::uint32_t>(r);
+    if (b == 0 && identity) return base + static_cast<std::uint32_t>(r);
     return pos[b][r];
   }
 
@@ -99,6 +102,8 @@ struct match_set {
       auto& col = out.pos[b];
       if (b == 0 && identity) {
         col = keep;
+        if (base != 0)
+          for (auto& k : col) k += base;
       } else {
         col.reserve(keep.size());
         const auto& src = pos[b];

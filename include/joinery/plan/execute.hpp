@@ -10,11 +10,18 @@
 ///   keep the rows that (do not) match.
 /// * `where`: keeps the match rows whose condition is true.
 /// * `select` / no select: a lazy projection over the final match set.
+/// * `run` pipelines when it can (`pipelined_state`, at the end): joins'
+///   arrangements are built and checked up front, then the view pulls the
+///   first table in chunks through every step, so the match set stays small.
 /// * `group_by | aggregate`: an arrangement over the match rows (groups in
 ///   order of first appearance), then one pass per aggregate: O(n).
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,6 +29,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <joinery/core/key.hpp>
@@ -31,6 +39,7 @@
 #include <joinery/exec/group_by.hpp>
 #include <joinery/exec/match_set.hpp>
 #include <joinery/expr/eval.hpp>
+#include <joinery/expr/expression.hpp>
 #include <joinery/plan/compose.hpp>
 #include <joinery/plan/env.hpp>
 #include <joinery/plan/cardinality.hpp>
@@ -251,9 +260,36 @@ void verify_join(exec_context& ctx, const Arr& arr, const Src& src, const exec::
   ctx.report.push_back(std::move(line));
 }
 
-/// One join step over match set `ms`.
-template <class P, std::size_t I, class Src, std::size_t N>
-auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_context& ctx) {
+/// The arrangement a keyed join step builds over its right side.
+template <class P, std::size_t I, class Src>
+using join_index_t = exec::arrangement<typename join_plan<P, I, Src>::key::type>;
+
+/// Builds join step `I`'s arrangement: the right side by the composite key,
+/// right-only conjuncts leaving rows out.
+template <class P, std::size_t I, class Src>
+join_index_t<P, I, Src> build_join_index(const P& p, const Src& src) {
+  using JP = join_plan<P, I, Src>;
+  using key_t = typename JP::key::type;
+  const auto& right = src.template get<typename JP::T>();
+  const auto conj = conjuncts(std::get<I>(p.steps).on);
+  join_index_t<P, I, Src> arr;
+  arr.build(right.size(), [&](std::size_t j) -> std::optional<key_t> {
+    const typename JP::right_env env{&right, j};
+    if (!all_hold(conj, env, typename JP::right_filters{})) return std::nullopt;
+    return JP::key::template make<false>(conj, env, typename JP::key::seq{});
+  });
+  return arr;
+}
+
+/// One join step over match set `ms`. `prebuilt`: the step's arrangement,
+/// built (and verified) once up front by a pipelined run, or null (build it
+/// here). `Chunk`: a pipelined run's chunk, probed with the emit inlined and
+/// without touching the shared arrangement's counters.
+template <class P, std::size_t I, bool Chunk = false, class Src, std::size_t N, class Arr = void>
+auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_context& ctx,
+                const Arr* prebuilt = nullptr) {
+  (void)prebuilt;
+  (void)ctx;
   using JP = join_plan<P, I, Src>;
   using T = typename JP::T;
   using left_env = typename JP::left_env;
@@ -278,8 +314,8 @@ auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_c
         if (i != emitted) [[unlikely]] {  // the first repeated or skipped row: store column 0 from here on
           identity = false;
           w[0] = exec::position_writer(ms.rows);
-          for (std::size_t r = 0; r < emitted; ++r) w[0].put(static_cast<std::uint32_t>(r));
-          w[0].put(static_cast<std::uint32_t>(i));
+          for (std::size_t r = 0; r < emitted; ++r) w[0].put(ms.at(0, r));
+          w[0].put(ms.at(0, i));
         }
       } else {
         w[0].put(ms.at(0, i));
@@ -305,20 +341,11 @@ auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_c
   } else {
     using key_t = typename JP::key::type;
     using kseq = typename JP::key::seq;
-    exec::arrangement<key_t> arr;
-    arr.build(right.size(), [&](std::size_t j) -> std::optional<key_t> {
-      const typename JP::right_env env{&right, j};
-      if (!all_hold(conj, env, typename JP::right_filters{})) return std::nullopt;
-      return JP::key::template make<false>(conj, env, kseq{});
-    });
     auto left_key = [&](std::size_t i) -> std::optional<key_t> {
       const left_env env{&src, &ms, i};
       if (!all_hold(conj, env, typename JP::left_filters{})) return std::nullopt;
       return JP::key::template make<true>(conj, env, kseq{});
     };
-    if constexpr (std::remove_cvref_t<decltype(step)>::expect_type::annotated) {
-      verify_join<P, I, JP>(ctx, arr, src, ms, conj, left_key);
-    }
     auto accept = [&](std::size_t i, std::size_t j) {
       if constexpr (std::is_same_v<typename JP::residuals, std::index_sequence<>>) {
         return true;
@@ -327,8 +354,35 @@ auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_c
         return all_hold(conj, env, typename JP::residuals{});
       }
     };
-    exec::probe<JP::kind>(arr, ms.rows, left_key, accept, emit);
-    add_work(ctx.work, arr.counters());
+    if constexpr (Chunk) {
+      // The kernel's batched probe, each row's candidates handled inline
+      // (what exec::probe does, without a call per row).
+      exec::work_counters work;
+      prebuilt->probe_rows(
+          0, ms.rows, left_key,
+          [&](std::size_t i, std::span<const exec::row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
+            bool any = false;
+            for (const exec::row_pos j : candidates) {
+              if (!accept(i, static_cast<std::size_t>(j))) continue;
+              any = true;
+              if constexpr (JP::binds) emit(i, static_cast<std::size_t>(j));
+              else break;
+            }
+            if constexpr (JP::kind == exec::join_kind::left || JP::kind == exec::join_kind::anti) {
+              if (!any) emit(i, exec::unmatched);
+            } else if constexpr (JP::kind == exec::join_kind::semi) {
+              if (any) emit(i, exec::unmatched);
+            }
+          },
+          work);
+    } else {
+      join_index_t<P, I, Src> arr = build_join_index<P, I>(p, src);
+      if constexpr (std::remove_cvref_t<decltype(step)>::expect_type::annotated) {
+        verify_join<P, I, JP>(ctx, arr, src, ms, conj, left_key);
+      }
+      exec::probe<JP::kind>(arr, ms.rows, left_key, accept, emit);
+      add_work(ctx.work, arr.counters());
+    }
   }
 
   if constexpr (JP::binds) {
@@ -336,6 +390,7 @@ auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_c
     for (std::size_t b = identity ? 1 : 0; b < n_writers; ++b) out.pos[b] = w[b].take();
     out.rows = emitted;
     out.identity = identity;
+    out.base = identity ? ms.base : 0;
     return out;
   } else {
     return ms.gather(w[0].take());
@@ -385,46 +440,68 @@ constexpr std::size_t find_name(std::span<const std::string_view> names, std::st
   return npos;
 }
 
-/// The rows of a projection plan: the final match set and the items to
-/// evaluate on it, one row at a time (what `run`'s lazy range reads).
+/// A result row of a projection plan, as the row position of every bound
+/// table: self-contained (valid as long as the sources), so rows read while
+/// a pipelined view streams its chunks stay readable afterwards.
+template <std::size_t N>
+using row_positions = std::array<std::uint32_t, N>;
+
+template <std::size_t N>
+row_positions<N> positions_at(const exec::match_set<N>& ms, std::size_t r) noexcept {
+  row_positions<N> out;
+  for (std::size_t b = 0; b < N; ++b) out[b] = ms.at(b, r);
+  return out;
+}
+
+/// A result row (`row_positions`) whose columns are the bound tables `Bindings`.
+template <class Bindings, class Src>
+struct positions_env {
+  const Src* src;
+  const row_positions<Bindings::size>* pos;
+
+  template <class T, fixed_string Name>
+  [[nodiscard]] decltype(auto) read() const {
+    using b = binding_of<T, Bindings>;
+    return read_column<T, Name, b::type::nullable>(src->template get<T>(), (*pos)[b::index]);
+  }
+};
+
+/// What a projection plan's rows evaluate: the items over the bound tables.
 template <class P, class Src, class Items = typename final_shape<P>::items>
-struct projection_state;
+struct projection_items_of;
 template <class P, class Src, class... Items>
-struct projection_state<P, Src, type_list<Items...>> {
+struct projection_items_of<P, Src, type_list<Items...>> {
   using bindings = plan_bindings_t<P>;
+  static constexpr std::size_t width = bindings::size;
   using env = ms_env<bindings, Src>;
   using table_type = result_table_t<P>;
+  using row_ref = row_positions<width>;
+  using items_t = std::tuple<Items...>;
   static constexpr std::array<std::string_view, sizeof...(Items)> names{Items::name.view()...};
 
-  std::tuple<Items...> items;
-  Src src;
-  exec::match_set<bindings::size> ms;
-
-  [[nodiscard]] std::size_t size() const noexcept { return ms.rows; }
-
   template <fixed_string Name>
-  [[nodiscard]] decltype(auto) get(std::size_t r) const {
+  [[nodiscard]] static decltype(auto) get(const items_t& items, const Src& src, const row_ref& ref) {
     constexpr std::size_t i = find_name(names, Name.view());
     if constexpr (i == npos) {
       (void)unknown_column_in<table_type, spelled<Name>>{};
       return 0;
     } else {
-      return eval_expr(std::get<i>(items).value, env{&src, &ms, r});
+      return eval_expr(std::get<i>(items).value, positions_env<bindings, Src>{&src, &ref});
     }
   }
 
-  /// Every row, evaluated into the result relation's columns.
-  [[nodiscard]] relation<table_type> materialize() const {
+  /// Every row of `ms`, evaluated into the result relation's columns.
+  [[nodiscard]] static relation<table_type> materialize(const items_t& items, const Src& src,
+                                                        const exec::match_set<width>& ms) {
     relation<table_type> out;
     [&]<std::size_t... k>(std::index_sequence<k...>) {
-      out.assign_columns(column<k>()...);
+      out.assign_columns(column<k>(items, src, ms)...);
     }(std::index_sequence_for<Items...>{});
     return out;
   }
 
- private:
   template <std::size_t k>
-  auto column() const {
+  static auto column(const items_t& items, const Src& src, const exec::match_set<width>& ms) {
     using V = typename detail::column_at<typename table_type::columns, k>::type::type;
     std::vector<V> v;
     v.reserve(ms.rows);
@@ -434,17 +511,46 @@ struct projection_state<P, Src, type_list<Items...>> {
   }
 };
 
+/// The rows of a projection plan computed eagerly: the final match set and
+/// the items to evaluate on it, one row at a time (what `materialize` stores,
+/// and what `run` reads when the plan cannot be pipelined).
+template <class P, class Src>
+struct projection_state {
+  using proj = projection_items_of<P, Src>;
+  using table_type = typename proj::table_type;
+  using row_ref = typename proj::row_ref;
+  static constexpr bool pipelined = false;
+
+  typename proj::items_t items;
+  Src src;
+  exec::match_set<proj::width> ms;
+
+  [[nodiscard]] std::size_t size() const noexcept { return ms.rows; }
+  [[nodiscard]] row_ref ref_at(std::size_t r) const noexcept { return positions_at(ms, r); }
+
+  template <fixed_string Name>
+  [[nodiscard]] decltype(auto) get(const row_ref& ref) const {
+    return proj::template get<Name>(items, src, ref);
+  }
+
+  /// Every row, evaluated into the result relation's columns.
+  [[nodiscard]] relation<table_type> materialize() const { return proj::materialize(items, src, ms); }
+};
+
 /// A result computed eagerly (group_by): its columns.
 template <class Table, class Cols = typename Table::columns>
 struct columns_state;
 template <class Table, class... Cols>
 struct columns_state<Table, type_list<Cols...>> {
   using table_type = Table;
+  using row_ref = std::size_t;
+  static constexpr bool pipelined = false;
   static constexpr std::array<std::string_view, sizeof...(Cols)> names{Cols::name.view()...};
   std::tuple<std::vector<typename Cols::type>...> cols;
   std::size_t rows = 0;
 
   [[nodiscard]] std::size_t size() const noexcept { return rows; }
+  [[nodiscard]] row_ref ref_at(std::size_t r) const noexcept { return r; }
 
   template <fixed_string Name>
   [[nodiscard]] const auto& get(std::size_t r) const {
@@ -603,6 +709,199 @@ auto execute(const P& p, const Src& src, exec_context& ctx) {
     } else {
       return state{{}, src, std::move(ms)};
     }
+  }
+}
+
+// ---- pipelined runs: `run` streams the first table in chunks -------------
+
+/// True when evaluating `E` cannot throw (no user function): such conditions
+/// may run while a pipelined view is read instead of inside `run`.
+template <class E>
+struct cannot_throw : std::false_type {};
+template <class V>
+struct cannot_throw<literal<V>> : std::true_type {};
+template <class T, fixed_string N>
+struct cannot_throw<column_ref<T, N>> : std::true_type {};
+template <class Op, class L, class R>
+struct cannot_throw<binary<Op, L, R>> : std::bool_constant<cannot_throw<L>::value && cannot_throw<R>::value> {};
+template <class Op, class E>
+struct cannot_throw<unary<Op, E>> : cannot_throw<E> {};
+
+template <class E>
+constexpr bool checks_left() {
+  if constexpr (E::annotated) return E::check_left;
+  else return false;
+}
+
+/// Whether step `I` can run chunk by chunk with the same results and the
+/// same exceptions at the same point: a keyed join (its arrangement and its
+/// right-side check are done up front) or a `where`, neither able to throw;
+/// a one_to_one join (its left-side check needs the whole left input) and a
+/// nested loop run on the whole match set.
+template <class P, std::size_t I, class Src>
+constexpr bool step_pipelines() {
+  using S = std::tuple_element_t<I, decltype(std::declval<P>().steps)>;
+  if constexpr (is_join_step<S>::value) {
+    return join_plan<P, I, Src>::n_keys != 0 && !checks_left<typename S::expect_type>() &&
+           cannot_throw<typename S::condition>::value;
+  } else if constexpr (is_where_step<S>::value) {
+    return cannot_throw<typename S::condition>::value;
+  } else {
+    return true;  // select: evaluated lazily by the view either way
+  }
+}
+
+template <class P, class Src>
+constexpr bool plan_pipelines() {
+  if constexpr (final_shape<P>::grouped) {
+    return false;
+  } else {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (step_pipelines<P, I, Src>() && ...);
+    }(std::make_index_sequence<P::step_count>{});
+  }
+}
+
+/// Step `I`'s prepared state: a join's arrangement, nothing for other steps.
+template <class P, std::size_t I, class Src>
+auto prepare_step(const P& p, const Src& src, exec_context& ctx) {
+  using S = std::tuple_element_t<I, decltype(p.steps)>;
+  if constexpr (is_join_step<S>::value) {
+    using JP = join_plan<P, I, Src>;
+    using key_t = typename JP::key::type;
+    auto arr = build_join_index<P, I>(p, src);
+    if constexpr (S::expect_type::annotated) {
+      // Right side only (step_pipelines excludes left-side checks).
+      const auto conj = conjuncts(std::get<I>(p.steps).on);
+      verify_join<P, I, JP>(ctx, arr, src, exec::match_set<JP::width>{}, conj,
+                            [](std::size_t) { return std::optional<key_t>{}; });
+    }
+    return arr;
+  } else {
+    return std::monostate{};
+  }
+}
+
+/// Every join's arrangement, built (and verified) in step order.
+template <class P, class Src, std::size_t... I>
+auto prepare_steps(const P& p, const Src& src, exec_context& ctx, std::index_sequence<I...>) {
+  // Braced init: evaluated left to right, so checks throw in step order.
+  return std::tuple<decltype(prepare_step<P, I>(p, src, ctx))...>{prepare_step<P, I>(p, src, ctx)...};
+}
+
+/// Runs the row steps from step `I` on over `ms` with the prepared arrangements.
+template <class P, std::size_t I, class Src, std::size_t N, class Prepared>
+auto run_prepared_steps(const P& p, const Src& src, exec::match_set<N>&& ms, const Prepared& prep,
+                        exec_context& ctx) {
+  if constexpr (I == P::step_count) {
+    return std::move(ms);
+  } else {
+    using S = std::tuple_element_t<I, decltype(p.steps)>;
+    if constexpr (is_join_step<S>::value) {
+      return run_prepared_steps<P, I + 1>(p, src, apply_join<P, I, true>(p, src, ms, ctx, &std::get<I>(prep)),
+                                          prep, ctx);
+    } else if constexpr (is_where_step<S>::value) {
+      return run_prepared_steps<P, I + 1>(p, src, apply_where<P, I>(p, src, ms), prep, ctx);
+    } else {
+      return std::move(ms);
+    }
+  }
+}
+
+/// The state of a pipelined `run`: the arrangements are built and checked up
+/// front; reading the view in order runs the steps over contiguous chunks of
+/// the first table (each chunk's match set stays in cache), in order, so rows
+/// come out in the canonical order. Anything needing the whole result
+/// (`size`, random access, `materialize`) computes the full match set once,
+/// from the same arrangements.
+template <class P, class Src>
+struct pipelined_state {
+  using proj = projection_items_of<P, Src>;
+  using table_type = typename proj::table_type;
+  using row_ref = typename proj::row_ref;
+  static constexpr bool pipelined = true;
+  static constexpr std::size_t width = proj::width;
+  /// Rows of the first table per chunk: a chunk's positions fit in L1.
+  static constexpr std::size_t chunk_rows = 2048;
+  using prepared_t =
+      decltype(prepare_steps(std::declval<const P&>(), std::declval<const Src&>(), std::declval<exec_context&>(),
+                             std::make_index_sequence<P::step_count>{}));
+
+  /// A reader's position in the stream: the current chunk's match set.
+  struct cursor {
+    exec::match_set<width> ms;
+    std::size_t next_from = 0;  // first row of the first table not yet read
+  };
+
+  pipelined_state(const P& p, typename proj::items_t it, const Src& s, prepared_t&& prep)
+      : plan(p), items(std::move(it)), src(s), prepared(std::move(prep)) {}
+
+  P plan;
+  typename proj::items_t items;
+  Src src;
+  prepared_t prepared;
+
+  [[nodiscard]] std::size_t from_rows() const { return src.template get<typename P::from_table>().size(); }
+
+  /// The match set of rows [begin, end) of the first table.
+  [[nodiscard]] exec::match_set<width> chunk(std::size_t begin, std::size_t end) const {
+    exec_context ctx;
+    return run_prepared_steps<P, 0>(plan, src, exec::match_set<1>::all_rows(end - begin, begin), prepared, ctx);
+  }
+
+  /// Moves `c` to the next chunk with rows; false at the end.
+  bool next_chunk(cursor& c) const {
+    const std::size_t n = from_rows();
+    while (c.next_from < n) {
+      const std::size_t b = c.next_from, e = std::min(n, b + chunk_rows);
+      c.next_from = e;
+      c.ms = chunk(b, e);
+      if (c.ms.rows != 0) return true;
+    }
+    return false;
+  }
+
+  /// The whole match set (computed on first use, once).
+  [[nodiscard]] const exec::match_set<width>& full() const {
+    std::call_once(once_, [&] {
+      full_ = chunk(0, from_rows());
+      ready_.store(true, std::memory_order_release);
+    });
+    return full_;
+  }
+  [[nodiscard]] bool full_ready() const noexcept { return ready_.load(std::memory_order_acquire); }
+
+  [[nodiscard]] std::size_t size() const { return full().rows; }
+  [[nodiscard]] row_ref ref_at(std::size_t r) const { return positions_at(full(), r); }
+  [[nodiscard]] static row_ref ref_in(const cursor& c, std::size_t r) noexcept { return positions_at(c.ms, r); }
+
+  template <fixed_string Name>
+  [[nodiscard]] decltype(auto) get(const row_ref& ref) const {
+    return proj::template get<Name>(items, src, ref);
+  }
+
+  [[nodiscard]] relation<table_type> materialize() const { return proj::materialize(items, src, full()); }
+
+ private:
+  mutable std::once_flag once_;
+  mutable exec::match_set<width> full_;
+  mutable std::atomic<bool> ready_{false};
+};
+
+/// What `run` reads: a pipelined state when every step allows it, else the
+/// eagerly computed one (execute).
+template <class P, class Src>
+auto run_state(const P& p, const Src& src, exec_context& ctx) {
+  using shape = final_shape<P>;
+  if constexpr (plan_pipelines<P, Src>()) {
+    using state = pipelined_state<P, Src>;
+    auto prep = prepare_steps(p, src, ctx, std::make_index_sequence<P::step_count>{});
+    typename state::proj::items_t items{};
+    if constexpr (shape::selected) items = std::get<P::step_count - 1>(p.steps).items;
+    return std::make_shared<const state>(p, std::move(items), src, std::move(prep));
+  } else {
+    auto st = execute(p, src, ctx);
+    return std::make_shared<const decltype(st)>(std::move(st));
   }
 }
 

@@ -37,9 +37,9 @@ template <relational_plan P, table_type... Ts>
   } else {
     using src_t = detail::source_set<Ts...>;
     detail::exec_context ctx;
-    auto st = detail::execute(p, src_t{{&rels...}}, ctx);
-    using state = decltype(st);
-    return result_view<state>(std::make_shared<const state>(std::move(st)));
+    auto st = detail::run_state(p, src_t{{&rels...}}, ctx);
+    using state = typename decltype(st)::element_type;
+    return result_view<state>(std::move(st));
   }
 }
 
