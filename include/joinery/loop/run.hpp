@@ -249,21 +249,28 @@ struct evaluator<tuple_t<Es...>> {
 };
 
 // ---- loops -------------------------------------------------------------------
+/// `for_each` and `map_list` alike: `body` evaluated for every element of
+/// `src` (bound to `Nm`), in order.
+template <fixed_string Nm, std::size_t B, class Src, class Body, class Env, class Ctx>
+auto eval_each(const Src& src, const Body& body, const Env& e, Ctx& c) {
+  decltype(auto) xs = eval<B>(src, e, c);
+  using Inner = env<Nm, bound_t<std::ranges::range_reference_t<decltype(xs)>>, Env>;
+  constexpr std::size_t BB = B + site_count<Src>;
+  using R = eval_t<BB, Body, Inner, Ctx>;
+  std::vector<R> out;
+  if constexpr (std::ranges::sized_range<decltype(xs)>) out.reserve(static_cast<std::size_t>(std::ranges::size(xs)));
+  for (auto&& x : xs) {
+    const Inner in{&x, &e};
+    out.emplace_back(make_elide<R>([&]() -> R { return eval<BB>(body, in, c); }));
+  }
+  return out;
+}
+
 template <fixed_string Nm, class C, class Body>
 struct evaluator<for_each_t<Nm, C, Body>> {
   template <std::size_t B, class Env, class Ctx>
   static auto ev(const for_each_t<Nm, C, Body>& n, const Env& e, Ctx& c) {
-    decltype(auto) xs = eval<B>(n.coll, e, c);
-    using Inner = env<Nm, bound_t<std::ranges::range_reference_t<decltype(xs)>>, Env>;
-    constexpr std::size_t BB = B + site_count<C>;
-    using R = eval_t<BB, Body, Inner, Ctx>;
-    std::vector<R> out;
-    if constexpr (std::ranges::sized_range<decltype(xs)>) out.reserve(static_cast<std::size_t>(std::ranges::size(xs)));
-    for (auto&& x : xs) {
-      const Inner in{&x, &e};
-      out.emplace_back(make_elide<R>([&]() -> R { return eval<BB>(n.body, in, c); }));
-    }
-    return out;
+    return eval_each<Nm, B>(n.coll, n.body, e, c);
   }
 };
 
@@ -271,17 +278,7 @@ template <fixed_string Nm, class L, class E>
 struct evaluator<map_list_t<Nm, L, E>> {
   template <std::size_t B, class Env, class Ctx>
   static auto ev(const map_list_t<Nm, L, E>& n, const Env& e, Ctx& c) {
-    decltype(auto) xs = eval<B>(n.list, e, c);
-    using Inner = env<Nm, bound_t<std::ranges::range_reference_t<decltype(xs)>>, Env>;
-    constexpr std::size_t BE = B + site_count<L>;
-    using R = eval_t<BE, E, Inner, Ctx>;
-    std::vector<R> out;
-    if constexpr (std::ranges::sized_range<decltype(xs)>) out.reserve(static_cast<std::size_t>(std::ranges::size(xs)));
-    for (auto&& x : xs) {
-      const Inner in{&x, &e};
-      out.emplace_back(make_elide<R>([&]() -> R { return eval<BE>(n.expr, in, c); }));
-    }
-    return out;
+    return eval_each<Nm, B>(n.list, n.expr, e, c);
   }
 };
 

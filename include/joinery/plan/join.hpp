@@ -46,43 +46,35 @@ struct step_traits<join_step<K, T, C, E>> {
 };
 }  // namespace detail
 
+namespace detail {
+/// What `join_inner<T>` & co. are: `(cond)` or `(cond, expectation)` -> a join step.
+/// One factory for the four kinds, so they cannot drift apart.
+template <join_op Kind, table_type T>
+struct join_factory {
+  template <expression C>
+  [[nodiscard]] constexpr join_step<Kind, T, C> operator()(const C& cond) const {
+    return {{}, cond};
+  }
+  template <expression C, cardinality_expectation E>
+  [[nodiscard]] constexpr join_step<Kind, T, C, E> operator()(const C& cond, E) const {
+    return {{}, cond};
+  }
+};
+}  // namespace detail
+
 /// Rows of the plan paired with each row of `T` satisfying `cond`.
-template <table_type T, expression C>
-[[nodiscard]] constexpr join_step<join_op::inner, T, C> join_inner(const C& cond) {
-  return {{}, cond};
-}
-template <table_type T, expression C, cardinality_expectation E>
-[[nodiscard]] constexpr join_step<join_op::inner, T, C, E> join_inner(const C& cond, E) {
-  return {{}, cond};
-}
+template <table_type T>
+inline constexpr detail::join_factory<join_op::inner, T> join_inner{};
 /// Like `join_inner`, and a row with no match is kept once with `T`'s columns NULL.
-template <table_type T, expression C>
-[[nodiscard]] constexpr join_step<join_op::left, T, C> join_left(const C& cond) {
-  return {{}, cond};
-}
-template <table_type T, expression C, cardinality_expectation E>
-[[nodiscard]] constexpr join_step<join_op::left, T, C, E> join_left(const C& cond, E) {
-  return {{}, cond};
-}
-/// Rows of the plan that have at least one match in `T` (each once).
-template <table_type T, expression C>
-[[nodiscard]] constexpr join_step<join_op::semi, T, C> join_semi(const C& cond) {
-  return {{}, cond};
-}
-/// (An expectation here is rule `expect_on_semi_or_anti`: a semi join never multiplies rows.)
-template <table_type T, expression C, cardinality_expectation E>
-[[nodiscard]] constexpr join_step<join_op::semi, T, C, E> join_semi(const C& cond, E) {
-  return {{}, cond};
-}
-/// Rows of the plan that have no match in `T`.
-template <table_type T, expression C>
-[[nodiscard]] constexpr join_step<join_op::anti, T, C> join_anti(const C& cond) {
-  return {{}, cond};
-}
-/// (An expectation here is rule `expect_on_semi_or_anti`.)
-template <table_type T, expression C, cardinality_expectation E>
-[[nodiscard]] constexpr join_step<join_op::anti, T, C, E> join_anti(const C& cond, E) {
-  return {{}, cond};
-}
+template <table_type T>
+inline constexpr detail::join_factory<join_op::left, T> join_left{};
+/// Rows of the plan that have at least one match in `T` (each once). An
+/// expectation here is rule `expect_on_semi_or_anti`: a semi join never multiplies rows.
+template <table_type T>
+inline constexpr detail::join_factory<join_op::semi, T> join_semi{};
+/// Rows of the plan that have no match in `T` (an expectation here is rule
+/// `expect_on_semi_or_anti`).
+template <table_type T>
+inline constexpr detail::join_factory<join_op::anti, T> join_anti{};
 
 }  // namespace joinery
