@@ -39,3 +39,31 @@ TEST_CASE("joinery.exec.group_by.first_appearance_and_leaders") {
   CHECK(arr.group_of_row(4) == 1);
   CHECK(arr.group_size(0) == 3);
 }
+
+TEST_CASE("joinery.exec.match_set.concat_keeps_order_and_identity") {
+  namespace ex = joinery::exec;
+  auto col = [](const ex::position_column& c) { return std::vector<std::uint32_t>(c.begin(), c.end()); };
+  // Contiguous identity parts (an empty one between): column 0 stays the identity.
+  std::vector<ex::match_set<2>> parts(3);
+  parts[0] = ex::match_set<2>::all_rows(2, 0);
+  parts[0].pos[1] = {9, 8};
+  parts[1].identity = true;  // empty
+  parts[2] = ex::match_set<2>::all_rows(3, 2);
+  parts[2].pos[1] = {7, ex::no_row, 5};
+  const auto a = ex::concat(parts);
+  CHECK(a.rows == 5);
+  CHECK(a.identity);
+  CHECK(a.base == 0);
+  CHECK(a.at(0, 4) == 4);
+  CHECK(col(a.pos[1]) == std::vector<std::uint32_t>{9, 8, 7, ex::no_row, 5});
+  // A gap (rows 2..3 dropped by an inner join): column 0 is stored.
+  std::vector<ex::match_set<2>> gap(2);
+  gap[0] = ex::match_set<2>::all_rows(2, 0);
+  gap[0].pos[1] = {1, 2};
+  gap[1] = ex::match_set<2>::all_rows(1, 4);
+  gap[1].pos[1] = {3};
+  const auto b = ex::concat(gap);
+  CHECK(!b.identity);
+  CHECK(col(b.pos[0]) == std::vector<std::uint32_t>{0, 1, 4});
+  CHECK(col(b.pos[1]) == std::vector<std::uint32_t>{1, 2, 3});
+}

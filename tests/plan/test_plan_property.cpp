@@ -3,6 +3,7 @@
 // the STYLE.md laws; and the work is linear (counted, not timed).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -50,10 +51,18 @@ sample random_sample(std::uint64_t seed) {
     if (g() % 5 != 0) k = static_cast<std::int64_t>(g() % static_cast<std::uint64_t>(key_range));
     d.l.insert({static_cast<std::int64_t>(i), k, random_double(g)});
   }
+  // Half the samples have distinct right keys (the at-most-one-match probe
+  // of a many-to-one join), drawn from a range wider than the left's so that
+  // some left keys miss.
+  const bool distinct = g() % 2 == 0;
+  std::vector<std::int32_t> pool(nr + static_cast<std::size_t>(key_range));
+  for (std::size_t v = 0; v < pool.size(); ++v) pool[v] = static_cast<std::int32_t>(v);
+  std::shuffle(pool.begin(), pool.end(), g);
   for (std::size_t j = 0; j < nr; ++j) {
     std::optional<double> dd;
     if (g() % 4 != 0) dd = random_double(g);
-    d.r.insert({static_cast<std::int64_t>(100 + j), static_cast<std::int32_t>(g() % static_cast<std::uint64_t>(key_range)), dd});
+    const auto k = distinct ? pool[j] : static_cast<std::int32_t>(g() % static_cast<std::uint64_t>(key_range));
+    d.r.insert({static_cast<std::int64_t>(100 + j), k, dd});
   }
   return d;
 }
@@ -114,6 +123,23 @@ void check_all_kinds(const Cond& cond, const sample& d, const reference& ref) {
   REQUIRE(rows_of(left) == ref.left);
   REQUIRE(rows_of(semi) == ref.semi);
   REQUIRE(rows_of(anti) == ref.anti);
+  // The same rows read through `run` (streamed chunk by chunk when the plan allows it).
+  auto streamed_pairs = [&](const auto& plan) {
+    std::vector<std::tuple<std::int64_t, std::optional<std::int64_t>>> out;
+    for (auto row : jy::run(plan, d.l, d.r)) out.emplace_back(jy::get<"id">(row), jy::get<"rid">(row));
+    return out;
+  };
+  auto streamed_ids = [&](const auto& plan) {
+    std::vector<id_row> out;
+    for (auto row : jy::run(plan, d.l, d.r)) out.emplace_back(jy::get<"id">(row));
+    return out;
+  };
+  std::vector<std::tuple<std::int64_t, std::optional<std::int64_t>>> inner_as_left;
+  for (const auto& [id, rid] : ref.inner) inner_as_left.emplace_back(id, rid);
+  REQUIRE(streamed_pairs(jy::from<L> | jy::join_inner<R>(cond) | pair) == inner_as_left);
+  REQUIRE(streamed_pairs(jy::from<L> | jy::join_left<R>(cond) | pair) == ref.left);
+  REQUIRE(streamed_ids(jy::from<L> | jy::join_semi<R>(cond) | ids) == ref.semi);
+  REQUIRE(streamed_ids(jy::from<L> | jy::join_anti<R>(cond) | ids) == ref.anti);
   // Laws: inner = left minus its unmatched rows; semi and anti partition the
   // left input, each in input order.
   std::vector<pair_row> matched;

@@ -114,4 +114,35 @@ struct match_set {
   }
 };
 
+/// The match sets of contiguous parts of one input, one after the other (in
+/// vector order). Column 0 stays the identity when every non-empty part's is
+/// and they follow each other.
+template <std::size_t N>
+[[nodiscard]] match_set<N> concat(std::vector<match_set<N>>& parts) {
+  match_set<N> out;
+  bool identity = true;
+  bool first = true;
+  std::uint32_t next = 0;
+  for (const auto& m : parts) {
+    out.rows += m.rows;
+    if (m.rows == 0) continue;
+    if (first) out.base = next = m.base, first = false;
+    identity = identity && m.identity && m.base == next;
+    next = m.base + static_cast<std::uint32_t>(m.rows);
+  }
+  out.identity = identity && !first;
+  if (!out.identity) out.base = 0;
+  for (std::size_t b = out.identity ? 1 : 0; b < N; ++b) {
+    auto& col = out.pos[b];
+    col.resize(out.rows);
+    std::size_t at = 0;
+    for (auto& m : parts) {
+      for (std::size_t r = 0; r < m.rows; ++r) col[at + r] = m.at(b, r);
+      at += m.rows;
+      position_column().swap(m.pos[b]);  // release each part's column once copied
+    }
+  }
+  return out;
+}
+
 }  // namespace joinery::exec

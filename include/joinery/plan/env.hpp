@@ -57,8 +57,11 @@ constexpr decltype(auto) read_column(const Rel& rel, std::size_t p) {
     if constexpr (std::is_arithmetic_v<stored>) {
       // Branch-free: a left join's missing rows are often half the rows, in
       // no pattern a predictor can learn; read a valid slot and mask it.
+      // (The index is masked arithmetically: written as `has ? p : 0`,
+      // compilers turn the load back into a branch.)
       const bool has = p != exec::no_row;
-      const stored x = v.empty() ? stored{} : v[has ? p : 0];
+      const std::size_t at = p & (std::size_t{0} - static_cast<std::size_t>(has));
+      const stored x = v.empty() ? stored{} : v[at];
       return has ? R(x) : R();
     } else {
       if (p == exec::no_row) return R();

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -38,6 +39,7 @@
 #include <joinery/exec/equi_join.hpp>
 #include <joinery/exec/group_by.hpp>
 #include <joinery/exec/match_set.hpp>
+#include <joinery/exec/threads.hpp>
 #include <joinery/expr/eval.hpp>
 #include <joinery/expr/expression.hpp>
 #include <joinery/plan/compose.hpp>
@@ -281,6 +283,60 @@ join_index_t<P, I, Src> build_join_index(const P& p, const Src& src) {
   return arr;
 }
 
+/// A keyed join with no residual condition whose every probe row has at most
+/// one match (a build of distinct keys; or semi/anti, which only ask whether
+/// one exists): the kernel writes one build position (or `no_row`) per probe
+/// row into a flat array, and the output is cut from it in one pass. Same
+/// rows, same order as the general emit path.
+template <exec::join_kind K, std::size_t N, class Arr, class KeyAt>
+auto join_at_most_one(const Arr& arr, const exec::match_set<N>& ms, KeyAt& left_key, exec::work_counters& work) {
+  constexpr bool binds = K == exec::join_kind::inner || K == exec::join_kind::left;
+  exec::position_column match(ms.rows);
+  std::uint32_t* const out = match.data();
+  std::size_t hits = 0;
+  arr.probe_rows(
+      0, ms.rows, left_key,
+      [out, &hits](std::size_t i, std::span<const exec::row_pos> found) JOINERY_DETAIL_ALWAYS_INLINE {
+        const bool hit = !found.empty();
+        out[i] = hit ? found[0] : exec::no_row;
+        hits += hit;
+      },
+      work);
+  // Rows kept when not all are: their positions in `ms`.
+  auto kept = [&](bool want_hit) {
+    exec::position_column keep(want_hit ? hits : ms.rows - hits);
+    std::uint32_t* k = keep.data();
+    for (std::size_t i = 0; i < ms.rows; ++i)
+      if ((out[i] != exec::no_row) == want_hit) *k++ = static_cast<std::uint32_t>(i);
+    return keep;
+  };
+  if constexpr (binds) {
+    exec::match_set<N + 1> res;
+    if (K == exec::join_kind::left || hits == ms.rows) {
+      // Every probe row once, in place: the input columns as they are.
+      for (std::size_t b = 0; b < N; ++b) res.pos[b] = ms.pos[b];
+      res.identity = ms.identity;
+      res.base = ms.base;
+      res.rows = ms.rows;
+      res.pos[N] = std::move(match);
+      return res;
+    } else {
+      const exec::position_column keep = kept(true);
+      exec::match_set<N> in = ms.gather(keep);
+      for (std::size_t b = 0; b < N; ++b) res.pos[b] = std::move(in.pos[b]);
+      res.rows = keep.size();
+      auto& col = res.pos[N];
+      col.resize(keep.size());
+      for (std::size_t r = 0; r < keep.size(); ++r) col[r] = out[keep[r]];
+      return res;
+    }
+  } else {
+    constexpr bool want_hit = K == exec::join_kind::semi;
+    if ((want_hit ? hits : ms.rows - hits) == ms.rows) return ms;  // every row kept
+    return ms.gather(kept(want_hit));
+  }
+}
+
 /// One join step over match set `ms`. `prebuilt`: the step's arrangement,
 /// built (and verified) once up front by a pipelined run, or null (build it
 /// here). `Chunk`: a pipelined run's chunk, probed with the emit inlined and
@@ -305,7 +361,10 @@ auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_c
   // of the first table writes only the joined table's positions).
   bool identity = ms.identity && JP::binds;
   std::array<exec::position_writer, n_writers> w;
-  for (std::size_t b = identity ? 1 : 0; b < n_writers; ++b) w[b] = exec::position_writer(ms.rows);
+  // Sized for one output row per input row (the emit paths below; join_at_most_one needs none).
+  auto size_writers = [&] {
+    for (std::size_t b = identity ? 1 : 0; b < n_writers; ++b) w[b] = exec::position_writer(ms.rows);
+  };
   std::size_t emitted = 0;
   // Called once per output row from the kernel's probe loop: keep it inlined.
   auto emit = [&](std::size_t i, std::size_t j) JOINERY_DETAIL_ALWAYS_INLINE {
@@ -336,6 +395,7 @@ auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_c
       const typename JP::pair env{left_env{&src, &ms, i}, &right, j};
       return all_hold(conj, env, std::make_index_sequence<JP::n_conj>{});
     };
+    size_writers();
     exec::nested_loop<JP::kind>(ms.rows, right.size(), accept, emit);
     ctx.nested_pairs += static_cast<std::uint64_t>(ms.rows) * right.size();
   } else {
@@ -354,10 +414,17 @@ auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_c
         return all_hold(conj, env, typename JP::residuals{});
       }
     };
+    constexpr bool no_residuals = std::is_same_v<typename JP::residuals, std::index_sequence<>>;
+    // Whether each probe row has at most one match to emit (see join_at_most_one).
+    auto at_most_one = [](const auto& arr) { return no_residuals && (!JP::binds || arr.unique()); };
     if constexpr (Chunk) {
+      exec::work_counters work;
+      if constexpr (no_residuals) {
+        if (at_most_one(*prebuilt)) return join_at_most_one<JP::kind>(*prebuilt, ms, left_key, work);
+      }
       // The kernel's batched probe, each row's candidates handled inline
       // (what exec::probe does, without a call per row).
-      exec::work_counters work;
+      size_writers();
       prebuilt->probe_rows(
           0, ms.rows, left_key,
           [&](std::size_t i, std::span<const exec::row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
@@ -380,6 +447,16 @@ auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_c
       if constexpr (std::remove_cvref_t<decltype(step)>::expect_type::annotated) {
         verify_join<P, I, JP>(ctx, arr, src, ms, conj, left_key);
       }
+      if constexpr (no_residuals) {
+        if (at_most_one(arr)) {
+          exec::work_counters work;
+          auto out = join_at_most_one<JP::kind>(arr, ms, left_key, work);
+          arr.add_work(work);
+          add_work(ctx.work, arr.counters());
+          return out;
+        }
+      }
+      size_writers();
       exec::probe<JP::kind>(arr, ms.rows, left_key, accept, emit);
       add_work(ctx.work, arr.counters());
     }
@@ -527,6 +604,10 @@ struct projection_state {
 
   [[nodiscard]] std::size_t size() const noexcept { return ms.rows; }
   [[nodiscard]] row_ref ref_at(std::size_t r) const noexcept { return positions_at(ms, r); }
+  /// The rows a view reads (here all of them) and row `r` of such a block.
+  using block = exec::match_set<proj::width>;
+  [[nodiscard]] const block& whole() const noexcept { return ms; }
+  [[nodiscard]] static row_ref ref_in(const block& b, std::size_t r) noexcept { return positions_at(b, r); }
 
   template <fixed_string Name>
   [[nodiscard]] decltype(auto) get(const row_ref& ref) const {
@@ -551,6 +632,10 @@ struct columns_state<Table, type_list<Cols...>> {
 
   [[nodiscard]] std::size_t size() const noexcept { return rows; }
   [[nodiscard]] row_ref ref_at(std::size_t r) const noexcept { return r; }
+  /// The rows a view reads (the state itself) and row `r` of it.
+  using block = columns_state;
+  [[nodiscard]] const block& whole() const noexcept { return *this; }
+  [[nodiscard]] static row_ref ref_in(const block&, std::size_t r) noexcept { return r; }
 
   template <fixed_string Name>
   [[nodiscard]] const auto& get(std::size_t r) const {
@@ -831,15 +916,21 @@ struct pipelined_state {
   struct cursor {
     exec::match_set<width> ms;
     std::size_t next_from = 0;  // first row of the first table not yet read
+    std::exception_ptr error;   // what the last refill threw (rethrown by the view)
   };
 
-  pipelined_state(const P& p, typename proj::items_t it, const Src& s, prepared_t&& prep)
-      : plan(p), items(std::move(it)), src(s), prepared(std::move(prep)) {}
+  pipelined_state(const P& p, typename proj::items_t it, const Src& s, prepared_t&& prep, exec::threads t = exec::threads{})
+      : plan(p), items(std::move(it)), src(s), prepared(std::move(prep)), policy(t) {}
 
   P plan;
   typename proj::items_t items;
   Src src;
   prepared_t prepared;
+  exec::threads policy;  // for the whole match set: contiguous parts of the first table
+
+  /// True when a view reads this state chunk by chunk: one thread only (with
+  /// more, the view reads the whole match set, computed by all of them).
+  [[nodiscard]] bool streams() const noexcept { return exec::detail::part_count(policy, from_rows()) <= 1; }
 
   [[nodiscard]] std::size_t from_rows() const { return src.template get<typename P::from_table>().size(); }
 
@@ -861,10 +952,20 @@ struct pipelined_state {
     return false;
   }
 
-  /// The whole match set (computed on first use, once).
+  /// The whole match set (computed on first use, once): the first table cut
+  /// into contiguous parts, one per thread, their match sets concatenated in
+  /// part order (the canonical order, as on one thread).
   [[nodiscard]] const exec::match_set<width>& full() const {
     std::call_once(once_, [&] {
-      full_ = chunk(0, from_rows());
+      const std::size_t n = from_rows(), parts = exec::detail::part_count(policy, n);
+      if (parts <= 1) {
+        full_ = chunk(0, n);
+      } else {
+        std::vector<exec::match_set<width>> out(parts);
+        auto part = [&](std::size_t q, std::size_t b, std::size_t e) { out[q] = chunk(b, e); };
+        exec::detail::run_parts(parts, n, part);
+        full_ = exec::concat(out);
+      }
       ready_.store(true, std::memory_order_release);
     });
     return full_;
@@ -873,7 +974,10 @@ struct pipelined_state {
 
   [[nodiscard]] std::size_t size() const { return full().rows; }
   [[nodiscard]] row_ref ref_at(std::size_t r) const { return positions_at(full(), r); }
-  [[nodiscard]] static row_ref ref_in(const cursor& c, std::size_t r) noexcept { return positions_at(c.ms, r); }
+  /// The rows a view reads (a chunk, or the whole result) and row `r` of such a block.
+  using block = exec::match_set<width>;
+  [[nodiscard]] const block& whole() const { return full(); }
+  [[nodiscard]] static row_ref ref_in(const block& b, std::size_t r) noexcept { return positions_at(b, r); }
 
   template <fixed_string Name>
   [[nodiscard]] decltype(auto) get(const row_ref& ref) const {
@@ -891,14 +995,14 @@ struct pipelined_state {
 /// What `run` reads: a pipelined state when every step allows it, else the
 /// eagerly computed one (execute).
 template <class P, class Src>
-auto run_state(const P& p, const Src& src, exec_context& ctx) {
+auto run_state(const P& p, const Src& src, exec_context& ctx, exec::threads t = exec::threads{}) {
   using shape = final_shape<P>;
   if constexpr (plan_pipelines<P, Src>()) {
     using state = pipelined_state<P, Src>;
     auto prep = prepare_steps(p, src, ctx, std::make_index_sequence<P::step_count>{});
     typename state::proj::items_t items{};
     if constexpr (shape::selected) items = std::get<P::step_count - 1>(p.steps).items;
-    return std::make_shared<const state>(p, std::move(items), src, std::move(prep));
+    return std::make_shared<const state>(p, std::move(items), src, std::move(prep), t);
   } else {
     auto st = execute(p, src, ctx);
     return std::make_shared<const decltype(st)>(std::move(st));

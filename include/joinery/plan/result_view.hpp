@@ -12,6 +12,8 @@
 /// iterator arithmetic compute the whole result once and index it. Both
 /// give the same rows in the same order.
 #include <compare>
+#include <exception>
+#include <new>
 #include <cstddef>
 #include <iterator>
 #include <memory>
@@ -26,6 +28,11 @@
 #define JOINERY_DETAIL_VIEW_INLINE __attribute__((always_inline))
 #else
 #define JOINERY_DETAIL_VIEW_INLINE
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define JOINERY_DETAIL_RARELY(c) __builtin_expect_with_probability(static_cast<bool>(c), false, 0.999)
+#else
+#define JOINERY_DETAIL_RARELY(c) (c)
 #endif
 
 namespace joinery {
@@ -72,8 +79,12 @@ class result_view : public ranges::view_base {
   /// The result table type (`jy::materialize` would return `relation<table_type>`).
   using table_type = typename State::table_type;
 
-  /// Indexes rows; on a pipelined state, an iterator from `begin()` streams
-  /// chunks until it is moved by anything but `++`.
+  /// Reads the rows of one block: a chunk of a streamed result, or the whole
+  /// result. An iterator from `begin()` of a pipelined state streams chunk
+  /// after chunk until it is moved by anything but `++`; then it indexes the
+  /// whole result. The loop path (`*`, `++`, `!=`) has one branch and no call
+  /// but the once-per-chunk refill, so a loop over the view keeps its
+  /// position (and the caller's accumulators) in registers.
   class iterator {
    public:
     using iterator_concept = std::random_access_iterator_tag;
@@ -83,33 +94,28 @@ class result_view : public ranges::view_base {
     using reference = row;
 
     iterator() = default;
-    iterator(const State* st, std::size_t i) noexcept : st_(st), i_(i) {}
 
-    row operator*() const {
-      if constexpr (State::pipelined) {
-        if (cur_) return {st_, i_, State::ref_in(*cur_, r_)};
-      }
-      return {st_, i_, st_->ref_at(i_)};
-    }
+    row operator*() const { return {st_, i_, State::ref_in(*blk_, r_)}; }
     row operator[](difference_type n) const { return *(*this + n); }
     JOINERY_DETAIL_VIEW_INLINE iterator& operator++() {
-      if constexpr (State::pipelined) {
-        if (cur_) {
-          ++i_;
-          if (++r_ == rows_) [[unlikely]]
-            (void)next_chunk();
-          return *this;
-        }
-      }
       ++i_;
+      // Once per block. Said how rarely: plain [[unlikely]] means 10%, at
+      // which compilers keep the loop's doubles in memory rather than saving
+      // them around the refill call.
+      if (JOINERY_DETAIL_RARELY(++r_ == rows_)) next_block();
       return *this;
     }
     iterator operator++(int) { auto t = *this; ++*this; return t; }
     iterator& operator--() { return *this -= 1; }
     iterator operator--(int) { auto t = *this; --*this; return t; }
     iterator& operator+=(difference_type n) {
-      to_index();
-      i_ = static_cast<std::size_t>(static_cast<difference_type>(i_) + n);
+      const std::size_t i = index();
+      cur_.reset();
+      blk_ = &st_->whole();
+      rows_ = st_->size();
+      i_ = r_ = static_cast<std::size_t>(static_cast<difference_type>(i) + n);
+      done_ = i_ >= rows_;
+      end_known_ = true;
       return *this;
     }
     iterator& operator-=(difference_type n) { return *this += -n; }
@@ -119,15 +125,9 @@ class result_view : public ranges::view_base {
     friend difference_type operator-(const iterator& a, const iterator& b) {
       return static_cast<difference_type>(a.index()) - static_cast<difference_type>(b.index());
     }
-    JOINERY_DETAIL_VIEW_INLINE friend bool operator==(const iterator& a, const iterator& b) {
-      // Inline and never passing an iterator's address on (see next_chunk).
-      if (!a.at_end_ && !b.at_end_) return a.i_ == b.i_;
-      if (a.at_end_ && b.at_end_) return true;
-      // A streaming iterator is always at a row (it turns into an end when done).
-      if (a.cur_ || b.cur_) return false;
-      const iterator& e = a.at_end_ ? a : b;
-      const std::size_t end_index = e.end_known_ ? e.i_ : e.st_->size();
-      return (a.at_end_ ? b.i_ : a.i_) == end_index;
+    JOINERY_DETAIL_VIEW_INLINE friend bool operator==(const iterator& a, const iterator& b) noexcept {
+      // Every iterator past the last row is the end; others are at their index.
+      return a.done_ == b.done_ && (a.done_ || a.i_ == b.i_);
     }
     friend std::strong_ordering operator<=>(const iterator& a, const iterator& b) {
       if (a == b) return std::strong_ordering::equal;
@@ -137,74 +137,111 @@ class result_view : public ranges::view_base {
    private:
     friend class result_view;
     using cursor_t = typename detail::cursor_of<State>::type;
+    using block_t = typename State::block;
 
-    /// The row index; an end whose index is not known yet is the result's size.
-    [[nodiscard]] std::size_t index() const { return at_end_ && !end_known_ ? st_->size() : i_; }
-    /// Leaves streaming mode (the state then indexes its whole result).
-    void to_index() {
-      i_ = index();
-      at_end_ = false;
-      end_known_ = false;
-      cur_.reset();
-    }
-    /// Starts streaming at the first row of a pipelined state.
-    JOINERY_DETAIL_VIEW_INLINE void start() {
-      cur_ = std::make_shared<cursor_t>();
-      (void)next_chunk();
-    }
-    /// Moves to the next chunk with rows; false (and the end) when none is
-    /// left. Inline, handing the out-of-line work only heap objects: the
-    /// iterator itself never escapes, so a loop over it keeps its fields (and
-    /// the caller's accumulators) in registers.
-    JOINERY_DETAIL_VIEW_INLINE bool next_chunk() {
-      // A copy of this iterator may still read the current chunk: then stream into a new one.
-      if (cur_.use_count() > 1) {
-        auto fresh = std::make_shared<cursor_t>();
-        fresh->next_from = cur_->next_from;
-        cur_ = std::move(fresh);
-      }
+    /// The row index (an end's is the result's size).
+    [[nodiscard]] std::size_t index() const { return done_ && !end_known_ ? st_->size() : i_; }
+
+    /// At the end of the current block: the next chunk, or the end.
+    JOINERY_DETAIL_VIEW_INLINE void next_block() {
       r_ = 0;
-      if (st_->next_chunk(*cur_)) {
-        rows_ = cur_->ms.rows;
-        return true;
+      rows_ = 0;
+      if constexpr (State::pipelined) {
+        if (cur_) {
+          // A copy of this iterator may still read the current chunk: then stream into a new one.
+          if (cur_.use_count() > 1) [[unlikely]] {
+            auto fresh = fresh_cursor(cur_->next_from);
+            if (!fresh) out_of_memory();
+            cur_ = std::move(fresh);
+          }
+          blk_ = &cur_->ms;
+          rows_ = refill(st_, cur_.get());
+          if (rows_ == failed) rethrow(cur_.get());
+        }
       }
-      finish();
-      return false;
+      // The cursor stays allocated until the iterator goes: no release call on the loop path.
+      done_ = rows_ == 0;
     }
-    JOINERY_DETAIL_VIEW_INLINE void finish() {
-      cur_.reset();
-      at_end_ = true;
-      end_known_ = true;
+
+    // The out-of-line steps of streaming: cold, handed only heap objects (the
+    // iterator's address never escapes), and noexcept, an exception coming
+    // back as a value and rethrown by a [[noreturn]] call. A call that may
+    // throw while the loop's values are live makes compilers keep those
+    // values (a caller's floating-point sums) in memory for the whole loop.
+    static constexpr std::size_t failed = ~std::size_t{0};
+    /// The next chunk's row count (0 at the end, `failed` after an exception).
+    [[gnu::cold, gnu::noinline]] static std::size_t refill(const State* st, cursor_t* c) noexcept {
+      try {
+        return st->next_chunk(*c) ? c->ms.rows : 0;
+      } catch (...) {
+        c->error = std::current_exception();
+        return failed;
+      }
     }
+    [[noreturn, gnu::cold, gnu::noinline]] static void rethrow(cursor_t* c) {
+      std::exception_ptr e = std::exchange(c->error, nullptr);
+      std::rethrow_exception(e);
+    }
+    /// A new cursor continuing at `next_from` (null when out of memory).
+    [[gnu::cold, gnu::noinline]] static std::shared_ptr<cursor_t> fresh_cursor(std::size_t next_from) noexcept {
+      try {
+        auto fresh = std::make_shared<cursor_t>();
+        fresh->next_from = next_from;
+        return fresh;
+      } catch (...) {
+        return nullptr;
+      }
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] static void out_of_memory() { throw std::bad_alloc(); }
 
     const State* st_ = nullptr;
-    std::size_t i_ = 0;
-    std::shared_ptr<cursor_t> cur_;  // streaming: the current chunk
-    std::size_t r_ = 0;              // streaming: the row in the chunk
-    std::size_t rows_ = 0;           // streaming: the chunk's row count
-    bool at_end_ = false;            // the end position
-    bool end_known_ = false;         // at_end_ with i_ known
+    const block_t* blk_ = nullptr;   // the rows being read
+    std::size_t i_ = 0;              // the row index in the result
+    std::size_t r_ = 0;              // the row in blk_
+    std::size_t rows_ = 0;           // blk_'s row count
+    std::shared_ptr<cursor_t> cur_;  // streaming: owns the chunk blk_ points to
+    bool done_ = false;              // past the last row: an end
+    bool end_known_ = true;          // for an end: i_ is the size (false: not computed yet)
   };
 
   result_view() = default;
   explicit result_view(std::shared_ptr<const State> st) noexcept : st_(std::move(st)) {}
 
   [[nodiscard]] JOINERY_DETAIL_VIEW_INLINE iterator begin() const {
-    iterator it{st_.get(), 0};
-    if constexpr (State::pipelined) {
-      if (st_ && !st_->full_ready()) it.start();
+    iterator it;
+    it.st_ = st_.get();
+    if (!st_) {
+      it.done_ = true;
+      return it;
     }
-    return it;
-  }
-  [[nodiscard]] JOINERY_DETAIL_VIEW_INLINE iterator end() const {
     if constexpr (State::pipelined) {
-      if (st_ && !st_->full_ready()) {
-        iterator it{st_.get(), 0};
-        it.at_end_ = true;  // its index (the size) is computed only if asked for
+      if (!st_->full_ready() && st_->streams()) {  // stream: the first chunk with rows
+        it.cur_ = std::make_shared<typename iterator::cursor_t>();
+        it.blk_ = &it.cur_->ms;
+        it.rows_ = iterator::refill(st_.get(), it.cur_.get());
+        if (it.rows_ == iterator::failed) iterator::rethrow(it.cur_.get());
+        it.done_ = it.rows_ == 0;
         return it;
       }
     }
-    return {st_.get(), size()};
+    it.blk_ = &st_->whole();
+    it.rows_ = st_->size();
+    it.done_ = it.rows_ == 0;
+    return it;
+  }
+  [[nodiscard]] JOINERY_DETAIL_VIEW_INLINE iterator end() const {
+    iterator it;
+    it.st_ = st_.get();
+    it.done_ = true;
+    if constexpr (State::pipelined) {
+      // Its index (the size) is computed only if asked for.
+      if (st_ && !st_->full_ready()) {
+        it.end_known_ = false;
+        return it;
+      }
+    }
+    it.i_ = size();
+    return it;
   }
   [[nodiscard]] std::size_t size() const { return st_ ? st_->size() : 0; }
   [[nodiscard]] bool empty() const { return begin() == end(); }

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include <joinery/check/validate.hpp>
+#include <joinery/exec/threads.hpp>
 #include <joinery/plan/execute.hpp>
 #include <joinery/plan/plan.hpp>
 #include <joinery/plan/result.hpp>
@@ -43,6 +44,29 @@ template <relational_plan P, table_type... Ts>
   }
 }
 
+/// The parallelism policy of `run` and `materialize`: `jy::threads(2)`.
+using threads = exec::threads;
+
+/// As `run(p, rels...)`, computing the match set on up to `t.count` threads:
+/// the first table is cut into contiguous parts, one per thread, and their
+/// match sets are concatenated in part order, so the rows and their order
+/// are those of one thread. The view then reads the whole match set (it does
+/// not stream). Plans that do not pipeline (group-by, a `one_to_one` join, a
+/// join without an equality key, a condition calling a user function) run
+/// on one thread.
+template <relational_plan P, table_type... Ts>
+[[nodiscard]] auto run(const P& p, threads t, const relation<Ts>&... rels) {
+  if constexpr (!detail::check_plan<P, Ts...>()) {
+    return 0;
+  } else {
+    using src_t = detail::source_set<Ts...>;
+    detail::exec_context ctx;
+    auto st = detail::run_state(p, src_t{{&rels...}}, ctx, t);
+    using state = typename decltype(st)::element_type;
+    return result_view<state>(std::move(st));
+  }
+}
+
 /// The rows of plan `p` over `rels`, stored: a `jy::relation<result_table_t<P>>`.
 template <relational_plan P, table_type... Ts>
 [[nodiscard]] auto materialize(const P& p, const relation<Ts>&... rels) {
@@ -51,6 +75,24 @@ template <relational_plan P, table_type... Ts>
   } else {
     detail::exec_context ctx;
     return detail::execute(p, detail::source_set<Ts...>{{&rels...}}, ctx).materialize();
+  }
+}
+
+/// As `materialize(p, rels...)`, the joins computed on up to `t.count`
+/// threads (see `run(p, threads, rels...)`; same rows, same order).
+template <relational_plan P, table_type... Ts>
+[[nodiscard]] auto materialize(const P& p, threads t, const relation<Ts>&... rels) {
+  if constexpr (!detail::check_plan<P, Ts...>()) {
+    return 0;
+  } else {
+    using src_t = detail::source_set<Ts...>;
+    detail::exec_context ctx;
+    if constexpr (detail::plan_pipelines<P, src_t>()) {
+      return detail::run_state(p, src_t{{&rels...}}, ctx, t)->materialize();
+    } else {
+      (void)t;  // runs on one thread (see run)
+      return detail::execute(p, src_t{{&rels...}}, ctx).materialize();
+    }
   }
 }
 
