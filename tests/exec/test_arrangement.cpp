@@ -232,3 +232,68 @@ TEST_CASE("joinery.exec.arrangement.identity_layout") {
   CHECK(w.find(INT64_MAX) == 0);
   CHECK(w.find(0) == no_group);
 }
+
+TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
+  // 800k sparse keys: the table (2^21 slots) exceeds filter_min_table_bytes.
+  constexpr std::size_t n = 800'000;
+  std::vector<opt> build_keys(n);
+  for (std::size_t i = 0; i < n; ++i) build_keys[i] = static_cast<std::int64_t>(i * 2 * 1000003 + 7);  // even multiples
+  const auto a = build_of(build_keys);
+  REQUIRE(a.index_layout() == layout::hashed);
+  REQUIRE(a.has_filter());
+  // The same build without positions (group-by, cardinality checks) has no filter.
+  arrangement<std::int64_t> g;
+  g.build_groups(n, [&](std::size_t i) { return build_keys[i]; });
+  CHECK(!g.has_filter());
+  // Small tables have none.
+  CHECK(!build_of(std::vector<opt>{1000003, 2000006}).has_filter());
+
+  // Probes: present keys (row i), absent keys (odd multiples), NULLs, in a mixed order.
+  auto probe_key = [](std::size_t i) -> opt {
+    if (i % 5 == 4) return std::nullopt;
+    const std::size_t r = (i * 7919) % n;
+    return static_cast<std::int64_t>(r * 2 * 1000003 + 7 + (i % 2 == 0 ? 0 : 1000003));  // odd i: absent
+  };
+  auto expected = [](std::size_t i) -> std::optional<row_pos> {
+    if (i % 5 == 4 || i % 2 == 1) return std::nullopt;
+    return static_cast<row_pos>((i * 7919) % n);
+  };
+  constexpr std::size_t m = 200'000;
+  jy::exec::work_counters w;
+  std::size_t wrong = 0, present = 0;
+  a.probe_rows(
+      0, m, probe_key,
+      [&](std::size_t i, std::span<const row_pos> found) {
+        const auto e = expected(i);
+        present += e.has_value();
+        if (e ? (found.size() != 1 || found[0] != *e) : !found.empty()) ++wrong;
+      },
+      w);
+  CHECK(wrong == 0);
+  CHECK(present == 80'000);
+  CHECK(w.probes == m - m / 5);
+  // Absent keys alone: the filter rules out about 8 in 9, which then compare
+  // nothing (without it, an absent key meets ~0.8 occupied slots here).
+  jy::exec::work_counters absent;
+  a.probe_rows(
+      0, m, [&](std::size_t i) { return opt(static_cast<std::int64_t>(((i * 7919) % n) * 2 * 1000003 + 7 + 1000003)); },
+      [&](std::size_t, std::span<const row_pos> found) { wrong += !found.empty(); }, absent);
+  CHECK(wrong == 0);
+  CHECK(absent.probes == m);
+  CHECK(absent.comparisons * 5 < absent.probes);
+  for (std::size_t i = 0; i < 1000; ++i) {
+    const auto k = probe_key(i);
+    if (!k) continue;
+    CHECK((a.find(*k) == no_group) == !expected(i).has_value());
+  }
+
+  // All probes present: the loop stops reading the filter and still finds every row.
+  std::size_t found_all = 0;
+  a.probe_rows(
+      0, n, [&](std::size_t i) { return build_keys[(i * 7919) % n]; },
+      [&](std::size_t i, std::span<const row_pos> found) {
+        found_all += found.size() == 1 && found[0] == static_cast<row_pos>((i * 7919) % n);
+      },
+      w);
+  CHECK(found_all == n);
+}

@@ -20,6 +20,13 @@
 ///   (the identity layout: a probe is a subtraction).
 /// The per-row group map exists only once a NULL key or a repeated key has
 /// been seen (before that, row i founded group i).
+/// A hashed table beyond about half the last-level cache also gets a key
+/// filter: one bit per (hash mod 8x the key count), set for every key. A
+/// probe whose bit is clear has no match and does not wait for its slot (a
+/// left, semi or anti join's misses, often half the probes, then cost a read
+/// of the 1-byte-per-key filter instead of a miss to memory); about one
+/// absent key in nine passes the filter. A probe loop that finds the filter
+/// ruling out few keys stops reading it.
 ///
 /// `probe_rows` is the batched probe loop (software prefetch one batch ahead)
 /// that exec::probe and every front door run on.
@@ -99,6 +106,13 @@ class arrangement {
   /// Probe rows per batch of the batched probe (the prefetch distance is
   /// one to two batches).
   static constexpr std::size_t probe_batch = 32;
+  /// Table size above which a hashed build gets its key filter: about half
+  /// the last-level cache (below it, a filtered-out probe saves too little
+  /// to pay for the filter's read and branch; measured in bench/plan).
+  static constexpr std::size_t filter_min_table_bytes = std::size_t{16} << 20;
+  /// Probes after which a probe loop stops reading the filter if it ruled
+  /// out fewer than a quarter of them (a join whose keys mostly match).
+  static constexpr std::size_t filter_trial = 256;
 
   arrangement() = default;
 
@@ -138,6 +152,7 @@ class arrangement {
       build_hashed(n, key_at, w);
     }
     finish_groups(n, with_rows);
+    if (with_rows && !direct && slots_.size() * sizeof(slot) > filter_min_table_bytes) build_filter();
     counters_ += w;
   }
 
@@ -186,6 +201,8 @@ class arrangement {
   /// Number of groups with more than one row (the cardinality check's count),
   /// counted by the build itself.
   [[nodiscard]] std::size_t duplicate_group_count() const noexcept { return duplicate_groups_; }
+  /// True when probes consult the key filter first (see the file comment).
+  [[nodiscard]] bool has_filter() const noexcept { return !filter_.empty(); }
   /// The layout `build` chose.
   [[nodiscard]] layout index_layout() const noexcept {
     return identity_ ? layout::identity : direct_.empty() ? layout::hashed : layout::direct;
@@ -199,7 +216,8 @@ class arrangement {
     return slots_.capacity() * sizeof(slot) + keys_.capacity() * sizeof(Key) +
            (offsets_.capacity() + positions_.capacity() + row_group_.capacity() +
             direct_.capacity() + group_slot_.capacity()) *
-               sizeof(row_pos);
+               sizeof(row_pos) +
+           filter_.capacity() * sizeof(std::uint64_t);
   }
 
   void clear() {
@@ -211,6 +229,8 @@ class arrangement {
     positions_.clear();
     row_group_.clear();
     direct_.clear();
+    filter_.clear();
+    filter_mask_ = 0;
     identity_ = false;
     direct_min_ = Key{};
     mask_ = 0;
@@ -282,6 +302,9 @@ class arrangement {
       bool has[B];
       std::uint64_t pos[B];  // hashed: the home slot; direct: the array index
     };
+    // The key filter, read while it rules out at least a quarter of the probes.
+    bool use_filter = !filter_.empty();
+    std::size_t filter_seen = 0, filter_out = 0;
     staged buf[2];
     auto stage = [&](staged& st, std::size_t base, std::size_t cnt) {
       for (std::size_t t = 0; t < cnt; ++t) {
@@ -297,9 +320,18 @@ class arrangement {
           if constexpr (M != probe_mode::identity)
             if (idx < direct_.size()) detail::prefetch_read(direct_.data() + idx);
         } else {
-          const std::size_t h = slot_of(hash_(*k));
-          st.pos[t] = h;
-          detail::prefetch_read(slots_.data() + h);
+          const std::uint64_t h = hash_(*k);
+          const std::size_t home = slot_of(h);
+          // The prefetch does not wait for the filter; a filtered-out key
+          // is resolved without waiting for its slot.
+          detail::prefetch_read(slots_.data() + home);
+          bool maybe = true;
+          if (use_filter) {
+            maybe = may_contain(h);
+            ++filter_seen;
+            filter_out += !maybe;
+          }
+          st.pos[t] = maybe ? home : absent;
           st.key[t] = std::move(*k);
         }
       }
@@ -310,6 +342,7 @@ class arrangement {
     for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
       const std::size_t next = base + cnt, next_cnt = std::min(B, end - next);
       if (next_cnt) stage(buf[cur ^ 1U], next, next_cnt);
+      if (use_filter && filter_seen >= filter_trial && filter_out * 4 < filter_seen) use_filter = false;
       const staged& st = buf[cur];
       for (std::size_t t = 0; t < cnt; ++t) {
         std::span<const row_pos> found;
@@ -332,7 +365,9 @@ class arrangement {
                 found = rows(g);
               }
             }
-          } else if (const slot* sl = find_slot(st.key[t], static_cast<std::size_t>(st.pos[t]), w)) {
+          } else if (const slot* sl = st.pos[t] == absent
+                                          ? nullptr
+                                          : find_slot(st.key[t], static_cast<std::size_t>(st.pos[t]), w)) {
             if constexpr (is_unique) {
               one = sl->first;  // unique build: the row sits in the slot, no second gather
               found = {&one, 1};
@@ -353,6 +388,26 @@ class arrangement {
     group_id group = no_group;
     row_pos first = 0;  // row that founded the group (the match of a unique build)
   };
+
+  /// A staged probe the filter ruled out.
+  static constexpr std::uint64_t absent = ~std::uint64_t{0};
+
+  /// The filter's bit of hash `h`: the hash's low bits (the slot uses its high ones).
+  [[nodiscard]] bool may_contain(std::uint64_t h) const noexcept {
+    const std::uint64_t b = h & filter_mask_;
+    return (filter_[b >> 6] >> (b & 63)) & 1U;
+  }
+  /// Sets the bit of every key: 8 bits per key, one hash (about 12% of absent keys pass).
+  void build_filter() {
+    const std::size_t bits = std::max<std::size_t>(64, detail::next_pow2(groups_ * 8));
+    filter_.assign(bits / 64, 0);
+    filter_mask_ = bits - 1;
+    for (const slot& sl : slots_) {
+      if (sl.group == no_group) continue;
+      const std::uint64_t b = hash_(sl.key) & filter_mask_;
+      filter_[b >> 6] |= std::uint64_t{1} << (b & 63);
+    }
+  }
 
   [[nodiscard]] std::size_t slot_of(std::uint64_t h) const noexcept {
     return static_cast<std::size_t>(h >> shift_) & mask_;
@@ -385,7 +440,9 @@ class arrangement {
         return idx < direct_.size() ? direct_[idx] : no_group;
       }
     }
-    const slot* sl = find_slot(k, slot_of(hash_(k)), w);
+    const std::uint64_t h = hash_(k);
+    if (!filter_.empty() && !may_contain(h)) return no_group;
+    const slot* sl = find_slot(k, slot_of(h), w);
     return sl ? sl->group : no_group;
   }
 
@@ -623,6 +680,8 @@ class arrangement {
   std::vector<row_pos> positions_;   // CSR positions; direct+unique: founding row per group
   std::vector<group_id> row_group_;  // group of each build row (empty while the identity)
   std::vector<group_id> direct_;     // direct layout: group of key direct_min_ + index
+  std::vector<std::uint64_t> filter_;  // hashed, large: the key filter (empty: none)
+  std::uint64_t filter_mask_ = 0;     // filter bits - 1
   Key direct_min_{};
   bool identity_ = false;            // identity layout (direct_ stays empty)
   std::size_t mask_ = 0;
