@@ -210,10 +210,18 @@ answer jy_materialize(const table2& f, const table2& d, unsigned threads) {
           if (arr.unique()) p.rows.reserve(f.size() / threads + 1);
           return p;
         });
-    std::size_t total = 0;
-    for (const auto& p : parts) total += p.rows.size();
-    out.reserve(total);
-    for (const auto& p : parts) out.insert(out.end(), p.rows.begin(), p.rows.end());
+    // Concatenated in part order, each part copied by its own thread (the
+    // output's pages are first touched by the thread that fills them).
+    std::vector<std::size_t> at(parts.size() + 1, 0);
+    for (std::size_t p = 0; p < parts.size(); ++p) at[p + 1] = at[p] + parts[p].rows.size();
+    const std::unique_ptr<out_row[]> all(new out_row[at.back()]);  // trivial: left uninitialised
+    auto copy_part = [&](std::size_t, std::size_t b, std::size_t e) {
+      for (std::size_t p = b; p < e; ++p) std::copy(parts[p].rows.begin(), parts[p].rows.end(), all.get() + at[p]);
+    };
+    ex::detail::run_parts(parts.size(), parts.size(), copy_part);
+    i64 s = 0;
+    for (std::size_t i = 0; i < at.back(); i += 4096) s += all[i].dv;  // touch: the result is used
+    return {static_cast<i64>(at.back()), s >= 0 ? 0 : 1};
   }
   i64 s = 0;
   for (std::size_t i = 0; i < out.size(); i += 4096) s += out[i].dv;  // touch: the result is used
