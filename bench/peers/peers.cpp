@@ -25,6 +25,7 @@
 
 #include <joinery/exec/arrangement.hpp>
 #include <joinery/exec/equi_join.hpp>
+#include <joinery/exec/group_by.hpp>
 #include <joinery/exec/threads.hpp>
 
 #include "baseline.hpp"
@@ -241,10 +242,13 @@ answer jy_group_by(const table2& f) {
   return {static_cast<i64>(g), 0};
 }
 
-answer jy_dup_check(const table2& t) {
-  ex::arrangement<i64> arr;
-  arr.build_groups(t.size(), key_of(t));
-  return {static_cast<i64>(arr.duplicate_group_count()), 0};
+answer jy_dup_check(const table2& t, unsigned threads) {
+  if (threads <= 1) {
+    ex::arrangement<i64> arr;
+    arr.build_groups(t.size(), key_of(t));
+    return {static_cast<i64>(arr.duplicate_group_count()), 0};
+  }
+  return {static_cast<i64>(ex::duplicate_group_count<i64>(ex::threads(threads), t.size(), key_of(t))), 0};
 }
 
 // ---------------------------------------------------------------- SQLite
@@ -653,8 +657,8 @@ int main(int argc, char** argv) {
     const std::size_t n = sz(rows);
     const table2 t = dim_sparse(n);  // a key that should be unique: the check finds no duplicate group
     load_peers(ps, "uniq" + std::to_string(n), t, "none", nullptr, n <= sqlite_limit || ps.opt.sqlite_all);
-    case_spec dc{"duplicate-key-group check, " + std::to_string(n) + " rows", n, [&](unsigned) { return jy_dup_check(t); }};
-    dc.joinery_2t = false;
+    case_spec dc{"duplicate-key-group check, " + std::to_string(n) + " rows", n,
+                 [&](unsigned th) { return jy_dup_check(t, th); }};
     dc.sql = "SELECT count(*) FROM (SELECT k FROM f GROUP BY k HAVING count(*) > 1)";
     dc.sqlite_ok = n <= sqlite_limit;
     run_case(ps, dc);

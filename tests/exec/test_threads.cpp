@@ -1,14 +1,17 @@
 // exec::threads: the 2-thread probe emits exactly the serial sequence, and
-// merges per-thread work counts.
+// merges per-thread work counts; the partitioned duplicate-group count.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include <joinery/exec/equi_join.hpp>
+#include <joinery/exec/group_by.hpp>
 #include <joinery/exec/threads.hpp>
 
 namespace jy = joinery;
@@ -114,4 +117,24 @@ TEST_CASE("joinery.exec.threads.exception_from_a_worker_propagates") {
                         },
                         [](std::size_t, std::size_t) {}),
                     "part 1 failed");
+}
+
+TEST_CASE("joinery.exec.threads.duplicate_group_count_by_hash_parts") {
+  // Random keys with NULLs and repeats: the partitioned count equals the
+  // serial one (and a hand count) for every policy.
+  std::mt19937_64 g(11);
+  for (const std::size_t n : {0u, 1u, 100u, 5000u, 40000u}) {
+    std::vector<std::optional<std::int64_t>> keys(n);
+    for (auto& k : keys)
+      if (g() % 10 != 0) k = static_cast<std::int64_t>(g() % (n / 2 + 1)) * 1000003;
+    std::map<std::int64_t, int> seen;
+    for (const auto& k : keys)
+      if (k) ++seen[*k];
+    std::size_t expected = 0;
+    for (const auto& [k, c] : seen) expected += c > 1;
+    auto key_at = [&](std::size_t i) { return keys[i]; };
+    CHECK(jy::exec::group_rows<std::int64_t>(n, key_at).duplicate_group_count() == expected);
+    for (const auto t : {jy::exec::threads(1), jy::exec::threads(2, 16), jy::exec::threads(3, 16), jy::exec::threads(2)})
+      CHECK(jy::exec::duplicate_group_count<std::int64_t>(t, n, key_at) == expected);
+  }
 }

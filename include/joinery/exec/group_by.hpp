@@ -5,9 +5,12 @@
 /// (`std::optional`) when NULL keys form a group, as a plan's group_by does.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include <joinery/core/key.hpp>
 #include <joinery/exec/arrangement.hpp>
+#include <joinery/exec/threads.hpp>
 
 namespace joinery::exec {
 
@@ -34,6 +37,36 @@ template <class Key, class Hash>
     }
   }
   return out;
+}
+
+/// The number of distinct keys among rows [0, n) that occur more than once
+/// (the cardinality check's count; `key_at` as for `group_rows`), on up to
+/// `t.count` threads. Part p takes the keys whose hash is p modulo the part
+/// count: every part scans all keys, keeps its own, and groups them, so the
+/// parts' groups are disjoint and their counts add up (order plays no part
+/// in a count). The hash's low bits pick the part; the table uses its high
+/// bits, so each part's table stays evenly filled.
+template <class Key, class KeyAt>
+[[nodiscard]] std::size_t duplicate_group_count(threads t, std::size_t n, KeyAt&& key_at) {
+  const std::size_t parts = detail::part_count(t, n);
+  if (parts <= 1) return group_rows<Key>(n, key_at).duplicate_group_count();
+  std::vector<std::size_t> counts(parts, 0);
+  auto part = [&](std::size_t p, std::size_t, std::size_t) {
+    std::vector<std::uint32_t> mine;
+    mine.reserve(n / parts + n / (4 * parts) + 16);
+    const key_hash<Key> hash{};
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::optional<Key> k = key_at(i);
+      if (k && hash(*k) % parts == p) mine.push_back(static_cast<std::uint32_t>(i));
+    }
+    arrangement<Key> arr;
+    arr.build_groups(mine.size(), [&](std::size_t j) { return key_at(mine[j]); });
+    counts[p] = arr.duplicate_group_count();
+  };
+  detail::run_parts(parts, parts, part);
+  std::size_t total = 0;
+  for (const std::size_t c : counts) total += c;
+  return total;
 }
 
 }  // namespace joinery::exec
