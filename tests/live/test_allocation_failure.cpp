@@ -1,12 +1,13 @@
 // Strong guarantee under allocation failure: every allocation a refresh
 // makes is made to fail in turn; each failure leaves the last good result and
 // report exactly as they were. (Global operator new is replaced in this test
-// executable only.)
+// executable only: tests/support/alloc_hook.hpp.)
+#define ALLOC_HOOK_DEFINE
+#include <alloc_hook.hpp>
+
 #include <catch2/catch.hpp>
 
-#include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <new>
 #include <optional>
 #include <string>
@@ -14,34 +15,6 @@
 #include <joinery/live/materialized.hpp>
 #include <joinery/plan/relational.hpp>
 #include <test_schemas.hpp>
-
-namespace {
-std::atomic<long> allocations_left{-1};  // -1: never fail
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (allocations_left.load() >= 0 && allocations_left.fetch_sub(1) == 0) throw std::bad_alloc();
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-// Every form is replaced, so each allocation and its release meet in malloc/free
-// (a sanitizer checks the pairing); GCC cannot see it, hence the pragma.
-void* operator new[](std::size_t n) { return ::operator new(n); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return std::malloc(n == 0 ? 1 : n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return std::malloc(n == 0 ? 1 : n); }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 TEST_CASE("joinery.live.materialized.allocation_failure_keeps_last_good_result") {
   constexpr auto p = jy::model<"enriched">(
@@ -61,17 +34,13 @@ TEST_CASE("joinery.live.materialized.allocation_failure_keeps_last_good_result")
   int failures = 0;
   bool succeeded = false;
   for (long k = 0; k < 10000 && !succeeded; ++k) {
-    allocations_left = k;
-    try {
-      mv.refresh(o2, c2);
+    if (!alloc_hook::fails_at(k, [&] { mv.refresh(o2, c2); })) {
       succeeded = true;
-    } catch (const std::bad_alloc&) {
-      allocations_left = -1;
+    } else {
       ++failures;
       REQUIRE(mv.rows() == good);
       REQUIRE(mv.report().str() == good_report);
     }
-    allocations_left = -1;
   }
   CHECK(succeeded);
   CHECK(failures > 5);  // the refresh allocates in several places, each was made to fail

@@ -1,13 +1,15 @@
 // A streamed `run` whose chunk refill throws (every allocation of the loop
 // made to fail in turn): the exception leaves the loop as itself, the rows
 // read before it are the result's first rows, and the view, read again,
-// gives every row. (Global operator new is replaced in this executable only.)
+// gives every row. (Global operator new is replaced in this executable only:
+// tests/support/alloc_hook.hpp.)
+#define ALLOC_HOOK_DEFINE
+#include <alloc_hook.hpp>
+
 #include <catch2/catch.hpp>
 
-#include <atomic>
-#include <cstdint>
 #include <algorithm>
-#include <cstdlib>
+#include <cstdint>
 #include <new>
 #include <optional>
 #include <tuple>
@@ -16,32 +18,6 @@
 #include <joinery/plan/relational.hpp>
 
 namespace jy = joinery;
-
-namespace {
-std::atomic<long> allocations_left{-1};  // -1: never fail
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (allocations_left.load() >= 0 && allocations_left.fetch_sub(1) == 0) throw std::bad_alloc();
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return ::operator new(n); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return std::malloc(n == 0 ? 1 : n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return std::malloc(n == 0 ? 1 : n); }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace {
 struct fact : jy::table<"fact", jy::column<"id", std::int64_t>, jy::column<"k", std::int64_t>> {};
@@ -76,14 +52,7 @@ TEST_CASE("joinery.plan.run.refill_failure_throws_from_the_loop_and_loses_nothin
   for (long fail_at = 0;; ++fail_at) {
     std::vector<row_t> got;
     got.reserve(expected.size());  // the test's own vector never allocates in the loop
-    bool threw = false;
-    allocations_left = fail_at;
-    try {
-      read_into(view, got);
-    } catch (const std::bad_alloc&) {
-      threw = true;
-    }
-    allocations_left = -1;
+    const bool threw = alloc_hook::fails_at(fail_at, [&] { read_into(view, got); });
     if (!threw) {
       REQUIRE(got == expected);
       break;

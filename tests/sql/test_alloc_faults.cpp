@@ -8,7 +8,7 @@
 //   bound table per row, vectors growing by doubling), never a product-sized
 //   intermediate or a materialised copy of the values.
 #define ALLOC_HOOK_DEFINE
-#include "alloc_hook.hpp"
+#include <alloc_hook.hpp>
 
 #include <catch2/catch.hpp>
 

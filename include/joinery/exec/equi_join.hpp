@@ -25,7 +25,7 @@ namespace detail {
 /// What one probe row emits, given its candidate build rows (shared by the
 /// serial and the threaded probe so both emit exactly the same sequence).
 template <join_kind Kind, class Accept, class Emit>
-void emit_row(std::size_t i, std::span<const row_pos> candidates, Accept& accept, Emit& emit) {
+[[gnu::always_inline]] inline void emit_row(std::size_t i, std::span<const row_pos> candidates, Accept& accept, Emit& emit) {
   bool any = false;
   for (row_pos j : candidates) {
     if (!accept(i, static_cast<std::size_t>(j))) continue;

@@ -417,49 +417,44 @@ auto apply_join(const P& p, const Src& src, const exec::match_set<N>& ms, exec_c
     constexpr bool no_residuals = std::is_same_v<typename JP::residuals, std::index_sequence<>>;
     // Whether each probe row has at most one match to emit (see join_at_most_one).
     auto at_most_one = [](const auto& arr) { return no_residuals && (!JP::binds || arr.unique()); };
+    // The arrangement: built once up front by a pipelined run, else built
+    // (and checked) here.
+    std::conditional_t<Chunk, std::monostate, join_index_t<P, I, Src>> own;
+    const join_index_t<P, I, Src>* arr = nullptr;
     if constexpr (Chunk) {
-      exec::work_counters work;
-      if constexpr (no_residuals) {
-        if (at_most_one(*prebuilt)) return join_at_most_one<JP::kind>(*prebuilt, ms, left_key, work);
-      }
-      // The kernel's batched probe, each row's candidates handled inline
-      // (what exec::probe does, without a call per row).
-      size_writers();
-      prebuilt->probe_rows(
-          0, ms.rows, left_key,
-          [&](std::size_t i, std::span<const exec::row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
-            bool any = false;
-            for (const exec::row_pos j : candidates) {
-              if (!accept(i, static_cast<std::size_t>(j))) continue;
-              any = true;
-              if constexpr (JP::binds) emit(i, static_cast<std::size_t>(j));
-              else break;
-            }
-            if constexpr (JP::kind == exec::join_kind::left || JP::kind == exec::join_kind::anti) {
-              if (!any) emit(i, exec::unmatched);
-            } else if constexpr (JP::kind == exec::join_kind::semi) {
-              if (any) emit(i, exec::unmatched);
-            }
-          },
-          work);
+      arr = prebuilt;
     } else {
-      join_index_t<P, I, Src> arr = build_join_index<P, I>(p, src);
+      own = build_join_index<P, I>(p, src);
       if constexpr (std::remove_cvref_t<decltype(step)>::expect_type::annotated) {
-        verify_join<P, I, JP>(ctx, arr, src, ms, conj, left_key);
+        verify_join<P, I, JP>(ctx, own, src, ms, conj, left_key);
       }
-      if constexpr (no_residuals) {
-        if (at_most_one(arr)) {
-          exec::work_counters work;
-          auto out = join_at_most_one<JP::kind>(arr, ms, left_key, work);
-          arr.add_work(work);
-          add_work(ctx.work, arr.counters());
-          return out;
-        }
-      }
-      size_writers();
-      exec::probe<JP::kind>(arr, ms.rows, left_key, accept, emit);
-      add_work(ctx.work, arr.counters());
+      arr = &own;
     }
+    // Work goes to this call's own arrangement only: a prebuilt one is shared
+    // by chunks that may be probed on several threads.
+    exec::work_counters work;
+    auto account = [&] {
+      if constexpr (!Chunk) {
+        arr->add_work(work);
+        add_work(ctx.work, arr->counters());
+      }
+    };
+    if constexpr (no_residuals) {
+      if (at_most_one(*arr)) {
+        auto out = join_at_most_one<JP::kind>(*arr, ms, left_key, work);
+        account();
+        return out;
+      }
+    }
+    // The kernel's batched probe and per-row emission (exec::probe), inlined.
+    size_writers();
+    arr->probe_rows(
+        0, ms.rows, left_key,
+        [&](std::size_t i, std::span<const exec::row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
+          exec::detail::emit_row<JP::kind>(i, candidates, accept, emit);
+        },
+        work);
+    account();
   }
 
   if constexpr (JP::binds) {

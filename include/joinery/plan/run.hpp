@@ -29,25 +29,10 @@ struct plan_stats {
   std::uint64_t nested_pairs = 0;  // candidate pairs of joins without an equality key
 };
 
-/// The lazy rows of plan `p` over `rels` (one relation per table the plan reads, any order).
-/// Example: `for (auto row : jy::run(enriched, o, c)) jy::get<"country">(row);`
-template <relational_plan P, table_type... Ts>
-[[nodiscard]] auto run(const P& p, const relation<Ts>&... rels) {
-  if constexpr (!detail::check_plan<P, Ts...>()) {
-    return 0;  // the rule's error above is the one to read
-  } else {
-    using src_t = detail::source_set<Ts...>;
-    detail::exec_context ctx;
-    auto st = detail::run_state(p, src_t{{&rels...}}, ctx);
-    using state = typename decltype(st)::element_type;
-    return result_view<state>(std::move(st));
-  }
-}
-
 /// The parallelism policy of `run` and `materialize`: `jy::threads(2)`.
 using threads = exec::threads;
 
-/// As `run(p, rels...)`, computing the match set on up to `t.count` threads:
+/// As `run(p, rels...)` (below), computing the match set on up to `t.count` threads:
 /// the first table is cut into contiguous parts, one per thread, and their
 /// match sets are concatenated in part order, so the rows and their order
 /// are those of one thread. The view then reads the whole match set (it does
@@ -65,6 +50,13 @@ template <relational_plan P, table_type... Ts>
     using state = typename decltype(st)::element_type;
     return result_view<state>(std::move(st));
   }
+}
+
+/// The lazy rows of plan `p` over `rels` (one relation per table the plan reads, any order).
+/// Example: `for (auto row : jy::run(enriched, o, c)) jy::get<"country">(row);`
+template <relational_plan P, table_type... Ts>
+[[nodiscard]] auto run(const P& p, const relation<Ts>&... rels) {
+  return run(p, threads{}, rels...);  // one thread: the view streams
 }
 
 /// The rows of plan `p` over `rels`, stored: a `jy::relation<result_table_t<P>>`.
