@@ -43,6 +43,7 @@
 #include <vector>
 
 #include <joinery/core/key.hpp>
+#include <joinery/exec/huge_page_allocator.hpp>
 
 namespace joinery::exec {
 
@@ -459,7 +460,7 @@ class arrangement {
 
   /// Rehashes into a table sized for `expected` keys at load <= 7/10.
   void rehash(std::size_t expected) {
-    std::vector<slot> old = std::move(slots_);
+    detail::huge_page_vector<slot> old = std::move(slots_);
     init_table(expected);
     for (auto& sl : old) {
       if (sl.group == no_group) continue;
@@ -672,15 +673,15 @@ class arrangement {
       if (row_group_[i] != no_group) positions_[cursor[row_group_[i]]++] = static_cast<row_pos>(i);
   }
 
-  std::vector<slot> slots_;
-  std::vector<std::uint32_t> group_slot_;  // hashed: slot of each group (its key and founding row)
+  detail::huge_page_vector<slot> slots_;
+  detail::huge_page_vector<std::uint32_t> group_slot_;  // hashed: slot of each group (its key and founding row)
   std::size_t groups_ = 0;
-  std::vector<Key> keys_;            // direct: key of each group
-  std::vector<row_pos> offsets_;     // CSR offsets, size groups+1 (empty when unique)
-  std::vector<row_pos> positions_;   // CSR positions; direct+unique: founding row per group
-  std::vector<group_id> row_group_;  // group of each build row (empty while the identity)
-  std::vector<group_id> direct_;     // direct layout: group of key direct_min_ + index
-  std::vector<std::uint64_t> filter_;  // hashed, large: the key filter (empty: none)
+  detail::huge_page_vector<Key> keys_;          // direct: key of each group
+  detail::huge_page_vector<row_pos> offsets_;   // CSR offsets, size groups+1 (empty when unique)
+  detail::huge_page_vector<row_pos> positions_; // CSR positions; direct+unique: founding row per group
+  detail::huge_page_vector<group_id> row_group_;  // group of each build row (empty while the identity)
+  detail::huge_page_vector<group_id> direct_;   // direct layout: group of key direct_min_ + index
+  detail::huge_page_vector<std::uint64_t> filter_;  // hashed, large: the key filter (empty: none)
   std::uint64_t filter_mask_ = 0;     // filter bits - 1
   Key direct_min_{};
   bool identity_ = false;            // identity layout (direct_ stays empty)

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include <joinery/exec/huge_page_allocator.hpp>
+
 namespace joinery::exec {
 
 /// The position a missing (NULL-extended) row has in a match set.
@@ -24,8 +26,8 @@ inline constexpr std::uint32_t no_row = std::numeric_limits<std::uint32_t>::max(
 /// An allocator whose `resize` leaves new positions uninitialised (they are
 /// written right after): growing a position column costs no zero-fill pass.
 template <class T>
-struct default_init_allocator : std::allocator<T> {
-  using std::allocator<T>::allocator;
+struct default_init_allocator : detail::huge_page_allocator<T> {
+  using detail::huge_page_allocator<T>::huge_page_allocator;
   template <class U>
   struct rebind {
     using other = default_init_allocator<U>;
