@@ -286,6 +286,14 @@ void joinery_group_count_sum(benchmark::State& s) {
     benchmark::DoNotOptimize(rel.size());
   }
 }
+/// The same plan grouped on two threads (keys split by hash; same rows, same order).
+void joinery_group_count_sum_2threads(benchmark::State& s) {
+  const auto& ds = data_for(arg(s, 0), 1, arg(s, 1));
+  for (auto _ : s) {
+    auto rel = jy::materialize(grouped, jy::threads(2), ds.f);
+    benchmark::DoNotOptimize(rel.size());
+  }
+}
 void baseline_group_count_sum(benchmark::State& s) {
   const auto& ds = data_for(arg(s, 0), 1, arg(s, 1));
   for (auto _ : s) {
@@ -403,5 +411,6 @@ BENCHMARK(baseline_anti)->Apply(args_join_big)->Name("big/baseline_anti");
 BENCHMARK(joinery_anti)->Apply(args_join_big)->Name("big/joinery_anti");
 BENCHMARK(baseline_group_count_sum)->Apply(args_group_big)->Name("big/baseline_group_count_sum");
 BENCHMARK(joinery_group_count_sum)->Apply(args_group_big)->Name("big/joinery_group_count_sum");
+BENCHMARK(joinery_group_count_sum_2threads)->Apply(args_group_big)->Name("big/joinery_group_count_sum_2threads")->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -138,3 +138,39 @@ TEST_CASE("joinery.exec.threads.duplicate_group_count_by_hash_parts") {
       CHECK(jy::exec::duplicate_group_count<std::int64_t>(t, n, key_at) == expected);
   }
 }
+
+TEST_CASE("joinery.exec.threads.group_rows_partitioned_equals_serial") {
+  // Every row's global group, the group order (first appearance) and the
+  // founding rows are those of the serial grouping, for every policy; NULL
+  // keys are in no part.
+  std::mt19937_64 g(29);
+  for (const std::size_t n : {0u, 1u, 2u, 100u, 5000u, 70000u}) {
+    std::vector<std::optional<std::int64_t>> keys(n);
+    for (auto& k : keys)
+      if (g() % 8 != 0) k = static_cast<std::int64_t>(g() % (n / 3 + 1)) * 1000003 - 5;
+    auto key_at = [&](std::size_t i) { return keys[i]; };
+    const auto serial = jy::exec::group_rows<std::int64_t>(n, key_at);
+    const auto serial_leaders = jy::exec::group_leaders(serial);
+    for (const auto t : {jy::exec::threads(1), jy::exec::threads(2, 1), jy::exec::threads(3, 16), jy::exec::threads(2)}) {
+      const auto parts = jy::exec::group_rows<std::int64_t>(t, n, key_at);
+      INFO("n=" << n << " threads=" << t.count << " parts=" << parts.part_count());
+      REQUIRE(parts.group_count() == serial.group_count());
+      CHECK(std::vector<std::uint32_t>(parts.leaders().begin(), parts.leaders().end()) == serial_leaders);
+      std::vector<ex::group_id> of_row(n, ex::no_group);
+      std::size_t in_parts = 0;
+      for (std::size_t p = 0; p < parts.part_count(); ++p) {
+        const auto rows = parts.rows(p);
+        for (std::size_t j = 0; j < rows.size(); ++j) {
+          if (j > 0) REQUIRE(rows[j - 1] < rows[j]);
+          of_row[rows[j]] = parts.global_ids(p)[parts.part(p).group_of_row(j)];
+        }
+        in_parts += rows.size();
+      }
+      std::vector<ex::group_id> expected(n);
+      for (std::size_t i = 0; i < n; ++i) expected[i] = serial.group_of_row(i);
+      CHECK(of_row == expected);
+      CHECK(in_parts == serial.keyed_rows());
+      CHECK(parts.duplicate_group_count() == serial.duplicate_group_count());
+    }
+  }
+}

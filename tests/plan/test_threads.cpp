@@ -110,3 +110,80 @@ TEST_CASE("joinery.plan.threads.a_cardinality_error_is_thrown_before_any_thread_
   CHECK_THROWS_AS(jy::materialize(p, two_small, x.f, x.d), jy::cardinality_error);
   CHECK_THROWS_AS(jy::run(p, two_small, x.f, x.d), jy::cardinality_error);
 }
+
+namespace {
+struct sale : jy::table<"sale", jy::column<"k", std::optional<std::int64_t>>, jy::column<"region", std::int64_t>,
+                        jy::column<"amount", double>, jy::column<"bonus", std::optional<double>>> {};
+constexpr auto s_k = jy::col<sale, "k">;
+constexpr auto s_region = jy::col<sale, "region">;
+constexpr auto s_amount = jy::col<sale, "amount">;
+constexpr auto s_bonus = jy::col<sale, "bonus">;
+constexpr auto by_k = jy::from<sale> | jy::group_by(s_k) |
+                      jy::aggregate(jy::as<"n">(jy::count()), jy::as<"total">(jy::sum(s_amount)),
+                                    jy::as<"low">(jy::min(s_amount)), jy::as<"high">(jy::max(s_bonus)));
+}  // namespace
+
+TEST_CASE("joinery.plan.threads.group_by_on_threads_exact_rows") {
+  jy::relation<sale> s;
+  const std::optional<std::int64_t> null;
+  s.insert({7, 1, 1.5, 2.0});
+  s.insert({null, 2, 4.0, null});
+  s.insert({3, 1, 2.0, null});
+  s.insert({7, 2, -1.0, 5.0});
+  s.insert({9, 1, 0.25, null});
+  s.insert({3, 2, 8.0, 1.0});
+  s.insert({null, 1, 1.0, 3.0});
+  s.insert({7, 1, 10.0, null});
+  using row = std::tuple<std::optional<std::int64_t>, std::int64_t, double, double, std::optional<double>>;
+  // Groups in order of first appearance (7, NULL, 3, 9); max of bonus skips NULLs.
+  const std::vector<row> expected{{7, 3, 10.5, -1.0, 5.0},
+                                  {null, 2, 5.0, 1.0, 3.0},
+                                  {3, 2, 10.0, 2.0, 1.0},
+                                  {9, 1, 0.25, 0.25, std::nullopt}};
+  for (const jy::threads t : {jy::threads(1), jy::threads(2, 1), jy::threads(3, 1), jy::threads(8, 1)}) {
+    INFO("threads " << t.count);
+    CHECK(rows_of(jy::materialize(by_k, t, s)) == expected);
+    const auto view = jy::run(by_k, t, s);
+    REQUIRE(view.size() == expected.size());
+    CHECK(jy::get<"total">(view[0]) == 10.5);
+    CHECK(jy::get<"high">(view[3]) == std::nullopt);
+  }
+}
+
+TEST_CASE("joinery.plan.threads.group_by_on_threads_equals_one_thread_bit_for_bit") {
+  // Sums whose value depends on the order of the additions: each group must
+  // fold its rows in row order on whichever thread has it.
+  std::mt19937_64 g(5);
+  for (const std::size_t n : {0u, 1u, 300u, 5000u, 40000u}) {
+    jy::relation<sale> s;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::optional<std::int64_t> k;
+      if (g() % 11 != 0) k = static_cast<std::int64_t>(g() % (n / 4 + 1)) * 1000003;
+      const double big = (g() % 2 ? 1e16 : -1e16) * static_cast<double>(g() % 3);
+      std::optional<double> bonus;
+      if (g() % 3 != 0) bonus = static_cast<double>(g() % 1000) / 7.0;
+      s.insert({k, static_cast<std::int64_t>(g() % 5), big + static_cast<double>(g() % 100) / 3.0, bonus});
+    }
+    constexpr auto by_k_region = jy::from<sale> | jy::group_by(s_k, s_region) |
+                                 jy::aggregate(jy::as<"total">(jy::sum(s_amount)), jy::as<"b">(jy::sum(s_bonus)),
+                                               jy::as<"n">(jy::count()));
+    const auto one = rows_of(jy::materialize(by_k, s));
+    const auto one_kr = rows_of(jy::materialize(by_k_region, s));
+    for (const jy::threads t : {jy::threads(2, 1), jy::threads(3, 16), jy::threads(2)}) {
+      INFO("n=" << n << " threads=" << t.count);
+      CHECK(rows_of(jy::materialize(by_k, t, s)) == one);
+      CHECK(rows_of(jy::materialize(by_k_region, t, s)) == one_kr);
+    }
+  }
+}
+
+TEST_CASE("joinery.plan.threads.group_by_after_a_join_and_with_a_user_function") {
+  const data x = make(6000, 17, false);
+  constexpr auto joined = jy::from<fact> | jy::join_inner<dim>(f_k == d_k) | jy::group_by(d_v) |
+                          jy::aggregate(jy::as<"n">(jy::count()), jy::as<"ids">(jy::sum(f_id)));
+  constexpr auto twice = [](std::int64_t v) { return 2 * v; };
+  constexpr auto called = jy::from<fact> | jy::group_by(f_c) |
+                          jy::aggregate(jy::as<"n">(jy::count()), jy::as<"t">(jy::sum(jy::call(twice, f_id))));
+  CHECK(rows_of(jy::materialize(joined, two_small, x.f, x.d)) == rows_of(jy::materialize(joined, x.f, x.d)));
+  CHECK(rows_of(jy::materialize(called, two_small, x.f)) == rows_of(jy::materialize(called, x.f)));
+}

@@ -655,6 +655,19 @@ struct columns_state<Table, type_list<Cols...>> {
   }
 };
 
+/// True when evaluating `E` cannot throw (no user function): such conditions
+/// may run while a pipelined view is read instead of inside `run`.
+template <class E>
+struct cannot_throw : std::false_type {};
+template <class V>
+struct cannot_throw<literal<V>> : std::true_type {};
+template <class T, fixed_string N>
+struct cannot_throw<column_ref<T, N>> : std::true_type {};
+template <class Op, class L, class R>
+struct cannot_throw<binary<Op, L, R>> : std::bool_constant<cannot_throw<L>::value && cannot_throw<R>::value> {};
+template <class Op, class E>
+struct cannot_throw<unary<Op, E>> : cannot_throw<E> {};
+
 /// A group key component: canonical, or `std::optional` of it when the key can
 /// be NULL (NULL keys form one group).
 template <class V>
@@ -700,7 +713,7 @@ struct group_key<Keys, Env, std::index_sequence<k...>> {
 
 /// A group key column: the key's value at each group's first row.
 template <class V, class Env, class E, class Src, class MS>
-std::vector<V> group_key_values(const E& e, const Src& src, const MS& ms, const std::vector<std::uint32_t>& leaders) {
+std::vector<V> group_key_values(const E& e, const Src& src, const MS& ms, std::span<const std::uint32_t> leaders) {
   std::vector<V> v;
   v.reserve(leaders.size());
   for (std::uint32_t r : leaders) v.push_back(V(eval_expr(e, Env{&src, &ms, r})));
@@ -736,9 +749,71 @@ std::vector<R> aggregate_values(const X& item, const Arr& arr, const Src& src, c
   return v;
 }
 
-/// The grouped result of plan `P` over the final match set.
+/// An aggregate column over rows grouped by parts (`exec::group_rows(threads,
+/// ...)`): each part folds its own rows, in row order, on its own thread and
+/// writes its groups at their global ids. Every group sees its rows in the
+/// order one thread would, so sums are bit for bit those of one thread.
+template <class R, class Env, class X, class Key, class Src, class MS>
+std::vector<R> aggregate_values(const X& item, const exec::partitioned_groups<Key>& groups, const Src& src,
+                                const MS& ms) {
+  const std::size_t n_groups = groups.group_count();
+  std::vector<R> v;
+  v.reserve(n_groups);
+  if constexpr (std::is_same_v<X, count_t>) {
+    std::vector<std::size_t> sizes(n_groups);
+    for (std::size_t p = 0; p < groups.part_count(); ++p) {
+      const auto global = groups.global_ids(p);
+      for (std::size_t l = 0; l < global.size(); ++l)
+        sizes[global[l]] = groups.part(p).group_size(static_cast<exec::group_id>(l));
+    }
+    for (const std::size_t c : sizes) v.push_back(static_cast<R>(c));
+  } else {
+    using V = unwrap_optional_t<R>;
+    std::vector<std::optional<V>> all(n_groups);
+    auto fold_part = [&](std::size_t p, std::size_t, std::size_t) {
+      const auto& arr = groups.part(p);
+      const auto rows = groups.rows(p);
+      std::vector<std::optional<V>> acc(arr.group_count());
+      for (std::size_t j = 0; j < rows.size(); ++j) {
+        decltype(auto) x = eval_expr(item.arg, Env{&src, &ms, rows[j]});
+        if constexpr (is_optional_v<decltype(x)>) {
+          if (!x) continue;
+          fold_into(acc[arr.group_of_row(j)], *x, typename X::kind{});
+        } else {
+          fold_into(acc[arr.group_of_row(j)], x, typename X::kind{});
+        }
+      }
+      const auto global = groups.global_ids(p);
+      for (std::size_t l = 0; l < acc.size(); ++l) all[global[l]] = std::move(acc[l]);
+    };
+    exec::detail::run_parts(groups.part_count(), groups.part_count(), fold_part);
+    for (auto& o : all) {
+      if constexpr (is_optional_v<R>) v.push_back(std::move(o));
+      else v.push_back(std::move(*o));  // every group has a row
+    }
+  }
+  return v;
+}
+
+template <class X>
+struct aggregate_cannot_throw : std::true_type {};  // count()
+template <class K, class E>
+struct aggregate_cannot_throw<aggregate_fn<K, E>> : cannot_throw<E> {};
+
+/// Whether plan `P`'s group keys and aggregates can be evaluated on several
+/// threads: no user function (it could throw, or not be thread-safe).
+template <class Keys, class Items>
+struct groups_parallel;
+template <class... K, class... A>
+struct groups_parallel<std::tuple<K...>, std::tuple<A...>>
+    : std::bool_constant<(cannot_throw<typename K::value_type>::value && ...) &&
+                         (aggregate_cannot_throw<typename A::value_type>::value && ...)> {};
+
+/// The grouped result of plan `P` over the final match set; rows are
+/// grouped on up to `t.count` threads when the keys and aggregates call no
+/// user function (same groups, same order, same values).
 template <class P, class Src, std::size_t N>
-auto compute_groups(const P& p, const Src& src, const exec::match_set<N>& ms) {
+auto compute_groups(const P& p, const Src& src, const exec::match_set<N>& ms, exec::threads t = exec::threads{}) {
   using env = ms_env<plan_bindings_t<P>, Src>;
   using table_type = result_table_t<P>;
   const auto& keys = std::get<P::step_count - 2>(p.steps).keys;
@@ -748,40 +823,48 @@ auto compute_groups(const P& p, const Src& src, const exec::match_set<N>& ms) {
   constexpr std::size_t nk = std::tuple_size_v<keys_t>;
   constexpr std::size_t na = std::tuple_size_v<items_t>;
 
-  // The arrangement over the group keys: groups in first-appearance order.
+  // The grouping of the rows by key: groups in first-appearance order.
   using gk = group_key<keys_t, env>;
-  auto arr = exec::group_rows<typename gk::type>(ms.rows, [&](std::size_t r) -> std::optional<typename gk::type> {
-    return gk::make(keys, env{&src, &ms, r});
-  });
-  const std::size_t groups = arr.group_count();
-  const std::vector<std::uint32_t> leaders = exec::group_leaders(arr);
-
+  auto key_at = [&](std::size_t r) -> std::optional<typename gk::type> { return gk::make(keys, env{&src, &ms, r}); };
   columns_state<table_type> st;
-  st.rows = groups;
   // Key columns: the value of each group's first row; aggregates: one pass each.
-  [&]<std::size_t... k>(std::index_sequence<k...>) {
-    ((std::get<k>(st.cols) = group_key_values<typename std::tuple_element_t<k, decltype(st.cols)>::value_type, env>(
-          std::get<k>(keys).value, src, ms, leaders)),
-     ...);
-  }(std::make_index_sequence<nk>{});
-  [&]<std::size_t... a>(std::index_sequence<a...>) {
-    ((std::get<nk + a>(st.cols) = aggregate_values<typename std::tuple_element_t<nk + a, decltype(st.cols)>::value_type, env>(
-          std::get<a>(items).value, arr, src, ms)),
-     ...);
-  }(std::make_index_sequence<na>{});
+  auto fill = [&](const auto& groups, std::span<const std::uint32_t> leaders) {
+    st.rows = groups.group_count();
+    [&]<std::size_t... k>(std::index_sequence<k...>) {
+      ((std::get<k>(st.cols) = group_key_values<typename std::tuple_element_t<k, decltype(st.cols)>::value_type, env>(
+            std::get<k>(keys).value, src, ms, leaders)),
+       ...);
+    }(std::make_index_sequence<nk>{});
+    [&]<std::size_t... a>(std::index_sequence<a...>) {
+      ((std::get<nk + a>(st.cols) =
+            aggregate_values<typename std::tuple_element_t<nk + a, decltype(st.cols)>::value_type, env>(
+                std::get<a>(items).value, groups, src, ms)),
+       ...);
+    }(std::make_index_sequence<na>{});
+  };
+  if constexpr (groups_parallel<keys_t, items_t>::value) {
+    if (exec::detail::part_count(t, ms.rows) > 1) {
+      const auto groups = exec::group_rows<typename gk::type>(t, ms.rows, key_at);
+      fill(groups, groups.leaders());
+      return st;
+    }
+  }
+  const auto arr = exec::group_rows<typename gk::type>(ms.rows, key_at);
+  fill(arr, exec::group_leaders(arr));
   return st;
 }
 
 /// Runs plan `p` on `src`: the final state `run` projects and `materialize` stores.
+/// (`t`: the threads a group_by may use; joins and filters run on one.)
 template <class P, class Src>
-auto execute(const P& p, const Src& src, exec_context& ctx) {
+auto execute(const P& p, const Src& src, exec_context& ctx, exec::threads t = exec::threads{}) {
   using shape = final_shape<P>;
   using last = typename shape::last;
   static_assert(!is_group_by<last>::value, "joinery: group_by(...) must be followed by aggregate(...)");
   const auto& from_rel = src.template get<typename P::from_table>();
   auto ms = run_row_steps<P, 0>(p, src, exec::match_set<1>::all_rows(from_rel.size()), ctx);
   if constexpr (shape::grouped) {
-    return compute_groups(p, src, ms);
+    return compute_groups(p, src, ms, t);
   } else {
     using state = projection_state<P, Src>;
     if constexpr (shape::selected) {
@@ -793,19 +876,6 @@ auto execute(const P& p, const Src& src, exec_context& ctx) {
 }
 
 // ---- pipelined runs: `run` streams the first table in chunks -------------
-
-/// True when evaluating `E` cannot throw (no user function): such conditions
-/// may run while a pipelined view is read instead of inside `run`.
-template <class E>
-struct cannot_throw : std::false_type {};
-template <class V>
-struct cannot_throw<literal<V>> : std::true_type {};
-template <class T, fixed_string N>
-struct cannot_throw<column_ref<T, N>> : std::true_type {};
-template <class Op, class L, class R>
-struct cannot_throw<binary<Op, L, R>> : std::bool_constant<cannot_throw<L>::value && cannot_throw<R>::value> {};
-template <class Op, class E>
-struct cannot_throw<unary<Op, E>> : cannot_throw<E> {};
 
 template <class E>
 constexpr bool checks_left() {
@@ -999,7 +1069,7 @@ auto run_state(const P& p, const Src& src, exec_context& ctx, exec::threads t = 
     if constexpr (shape::selected) items = std::get<P::step_count - 1>(p.steps).items;
     return std::make_shared<const state>(p, std::move(items), src, std::move(prep), t);
   } else {
-    auto st = execute(p, src, ctx);
+    auto st = execute(p, src, ctx, t);
     return std::make_shared<const decltype(st)>(std::move(st));
   }
 }

@@ -36,9 +36,11 @@ using threads = exec::threads;
 /// the first table is cut into contiguous parts, one per thread, and their
 /// match sets are concatenated in part order, so the rows and their order
 /// are those of one thread. The view then reads the whole match set (it does
-/// not stream). Plans that do not pipeline (group-by, a `one_to_one` join, a
-/// join without an equality key, a condition calling a user function) run
-/// on one thread.
+/// not stream). A group-by groups its rows on the threads (each thread takes
+/// the keys of a share of the hash values; groups stay in order of first
+/// appearance and each group folds its rows in row order). Steps that do not
+/// pipeline (a `one_to_one` join, a join without an equality key) and any
+/// step or aggregate calling a user function run on one thread.
 template <relational_plan P, table_type... Ts>
 [[nodiscard]] auto run(const P& p, threads t, const relation<Ts>&... rels) {
   if constexpr (!detail::check_plan<P, Ts...>()) {
@@ -82,8 +84,7 @@ template <relational_plan P, table_type... Ts>
     if constexpr (detail::plan_pipelines<P, src_t>()) {
       return detail::run_state(p, src_t{{&rels...}}, ctx, t)->materialize();
     } else {
-      (void)t;  // runs on one thread (see run)
-      return detail::execute(p, src_t{{&rels...}}, ctx).materialize();
+      return detail::execute(p, src_t{{&rels...}}, ctx, t).materialize();
     }
   }
 }
