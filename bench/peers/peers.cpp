@@ -27,6 +27,7 @@
 #include <joinery/exec/equi_join.hpp>
 #include <joinery/exec/group_by.hpp>
 #include <joinery/exec/threads.hpp>
+#include <joinery/plan/relational.hpp>
 
 #include "baseline.hpp"
 #include "bench_data.hpp"
@@ -37,6 +38,7 @@
 
 namespace jb = joinery::bench;
 namespace ex = joinery::exec;
+namespace jy = joinery;
 namespace jp = joinery::peers;
 
 namespace {
@@ -186,46 +188,27 @@ answer jy_count_sum(const table2& f, const table2& d, unsigned threads) {
   return a;
 }
 
-struct out_row {
-  i64 fv, dv;
-};
+/// The materialization case through the plan front door (what a user
+/// writes): fact value and dim value of every match, as a `jy::relation`.
+struct pf : jy::table<"f", jy::column<"k", i64>, jy::column<"v", i64>> {};
+struct pd : jy::table<"d", jy::column<"k", i64>, jy::column<"v", i64>> {};
+constexpr auto materialized_join = jy::from<pf> | jy::join_inner<pd>(jy::col<pf, "k"> == jy::col<pd, "k">) |
+                                   jy::select(jy::as<"fv">(jy::col<pf, "v">), jy::as<"dv">(jy::col<pd, "v">));
+constexpr std::size_t output_row_bytes = 2 * sizeof(i64);
 
-answer jy_materialize(const table2& f, const table2& d, unsigned threads) {
-  ex::arrangement<i64> arr;
-  arr.build(d.size(), key_of(d));
-  std::vector<out_row> out;
-  if (threads <= 1) {
-    if (arr.unique()) out.reserve(f.size());  // a unique build emits at most one row per probe row
-    ex::probe<ex::join_kind::inner>(arr, f.size(), key_of(f), always,
-                                    [&](std::size_t i, std::size_t j) { out.push_back({f.v[i], d.v[j]}); });
-  } else {
-    struct part_out {
-      const table2* f;
-      const table2* d;
-      std::vector<out_row> rows;
-      void operator()(std::size_t i, std::size_t j) { rows.push_back({f->v[i], d->v[j]}); }
-    };
-    auto parts = ex::probe_parts<ex::join_kind::inner>(
-        ex::threads(threads), arr, f.size(), key_of(f), always, [&](std::size_t) {
-          part_out p{&f, &d, {}};
-          if (arr.unique()) p.rows.reserve(f.size() / threads + 1);
-          return p;
-        });
-    // Concatenated in part order, each part copied by its own thread (the
-    // output's pages are first touched by the thread that fills them).
-    std::vector<std::size_t> at(parts.size() + 1, 0);
-    for (std::size_t p = 0; p < parts.size(); ++p) at[p + 1] = at[p] + parts[p].rows.size();
-    const std::unique_ptr<out_row[]> all(new out_row[at.back()]);  // trivial: left uninitialised
-    auto copy_part = [&](std::size_t, std::size_t b, std::size_t e) {
-      for (std::size_t p = b; p < e; ++p) std::copy(parts[p].rows.begin(), parts[p].rows.end(), all.get() + at[p]);
-    };
-    ex::detail::run_parts(parts.size(), parts.size(), copy_part);
-    i64 s = 0;
-    for (std::size_t i = 0; i < at.back(); i += 4096) s += all[i].dv;  // touch: the result is used
-    return {static_cast<i64>(at.back()), s >= 0 ? 0 : 1};
-  }
+template <class T>
+jy::relation<T> relation_of(const table2& t) {
+  jy::relation<T> r;
+  r.assign_columns(t.k, t.v);
+  return r;
+}
+
+answer jy_materialize(const jy::relation<pf>& f, const jy::relation<pd>& d, unsigned threads) {
+  const auto out = threads <= 1 ? jy::materialize(materialized_join, f, d)
+                                : jy::materialize(materialized_join, jy::threads(threads), f, d);
+  const auto& dv = out.template column_at<1>();
   i64 s = 0;
-  for (std::size_t i = 0; i < out.size(); i += 4096) s += out[i].dv;  // touch: the result is used
+  for (std::size_t i = 0; i < dv.size(); i += 4096) s += dv[i];  // touch: the result is used
   return {static_cast<i64>(out.size()), s >= 0 ? 0 : 1};
 }
 
@@ -481,6 +464,8 @@ void peak_memory(peers_state& ps) {
       mallopt(M_MMAP_THRESHOLD, 1 << 17);  // large blocks straight from and back to the OS
       mallopt(M_TRIM_THRESHOLD, 1 << 17);
       const table2 d = dim_sparse(m), f = fact_sparse(n, m, 42);
+      const auto rf = relation_of<pf>(f);
+      const auto rd = relation_of<pd>(d);
       std::size_t arr_bytes = 0;
       {
         ex::arrangement<i64> arr;
@@ -489,9 +474,9 @@ void peak_memory(peers_state& ps) {
       }
       std::ofstream("/proc/self/clear_refs") << "5";  // reset the peak (VmHWM) to the current RSS
       const long before = status_kb("VmRSS");
-      const answer a = jy_materialize(f, d, 1);
+      const answer a = jy_materialize(rf, rd, 1);
       const long peak = status_kb("VmHWM");
-      const double out_mib = static_cast<double>(a.a) * sizeof(out_row) / (1 << 20);
+      const double out_mib = static_cast<double>(a.a) * output_row_bytes / (1 << 20);
       const double arr_mib = static_cast<double>(arr_bytes) / (1 << 20);
       const double rise = static_cast<double>(peak - before) / 1024;
       std::printf("| %zu x %zu | %.1f | %.1f | %.1f | %.2f |\n", n, m, out_mib, arr_mib, rise,
@@ -611,8 +596,10 @@ int main(int argc, char** argv) {
     cs.sql = q_cs;
     cs.sqlite_ok = n + m <= sqlite_limit;
     run_case(ps, cs);
+    const auto rf = relation_of<pf>(f);
+    const auto rd = relation_of<pd>(d);
     case_spec cm{"inner materialize, sparse keys, " + label(s), n + m,
-                 [&](unsigned t) { return jy_materialize(f, d, t); }};
+                 [&](unsigned t) { return jy_materialize(rf, rd, t); }};
     cm.sql = q_mat;
     cm.sql_rows = true;
     cm.sqlite_ok = n + m <= sqlite_limit;

@@ -200,6 +200,14 @@ void joinery_inner_materialize(benchmark::State& s) {
     benchmark::DoNotOptimize(rel.size());
   }
 }
+/// The same on two threads: the join and the column evaluation split by rows.
+void joinery_inner_materialize_2threads(benchmark::State& s) {
+  const auto& ds = data_for(arg(s, 0), arg(s, 1), arg(s, 1));
+  for (auto _ : s) {
+    auto rel = jy::materialize(inner_full, jy::threads(2), ds.f, ds.d);
+    benchmark::DoNotOptimize(rel.size());
+  }
+}
 void baseline_inner_materialize(benchmark::State& s) {
   const auto& ds = data_for(arg(s, 0), arg(s, 1), arg(s, 1));
   for (auto _ : s) {
@@ -403,6 +411,7 @@ BENCHMARK(baseline_left_count_sum)->Apply(args_join_big)->Name("big/baseline_lef
 BENCHMARK(joinery_left_count_sum)->Apply(args_join_big)->Name("big/joinery_left_count_sum");
 BENCHMARK(baseline_inner_materialize)->Apply(args_join_big)->Name("big/baseline_inner_materialize");
 BENCHMARK(joinery_inner_materialize)->Apply(args_join_big)->Name("big/joinery_inner_materialize");
+BENCHMARK(joinery_inner_materialize_2threads)->Apply(args_join_big)->Name("big/joinery_inner_materialize_2threads")->UseRealTime();
 BENCHMARK(baseline_left_materialize)->Apply(args_join_big)->Name("big/baseline_left_materialize");
 BENCHMARK(joinery_left_materialize)->Apply(args_join_big)->Name("big/joinery_left_materialize");
 BENCHMARK(baseline_semi)->Apply(args_join_big)->Name("big/baseline_semi");

@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <joinery/exec/arrangement.hpp>
 #include <joinery/exec/huge_page_allocator.hpp>
@@ -78,6 +79,26 @@ TEST_CASE("huge_page_allocator: a large block is 2 MiB aligned, fully writable, 
   }
 #endif
   a.deallocate(p, large_count);
+}
+
+TEST_CASE("advise_huge_pages: the whole 2 MiB pages inside a reserved block are advised", "[exec][memory]") {
+  std::vector<double> column;
+  column.reserve(3 * dt::huge_page_size / sizeof(double));
+  dt::advise_huge_pages(column.data(), column.capacity() * sizeof(double));
+  column.assign(column.capacity(), 1.5);  // values unchanged by the advice
+  CHECK(column.back() == 1.5);
+#if defined(__linux__)
+  const auto at = reinterpret_cast<std::uintptr_t>(column.data());
+  const auto inside = (at + dt::huge_page_size - 1) & ~std::uintptr_t{dt::huge_page_size - 1};
+  if (thp_available()) {
+    const std::string flags = vm_flags_of(reinterpret_cast<const void*>(inside));
+    INFO(flags);
+    CHECK(flags.find(" hg") != std::string::npos);
+  }
+#endif
+  std::vector<double> small(100, 2.0);
+  dt::advise_huge_pages(small.data(), small.size() * sizeof(double));  // below the threshold: nothing
+  CHECK(small[99] == 2.0);
 }
 
 TEST_CASE("huge_page_allocator: a vector grown across the threshold keeps every value", "[exec][memory]") {

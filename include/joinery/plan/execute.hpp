@@ -538,6 +538,19 @@ struct positions_env {
   }
 };
 
+/// True when evaluating `E` cannot throw (no user function): such conditions
+/// may run while a pipelined view is read instead of inside `run`.
+template <class E>
+struct cannot_throw : std::false_type {};
+template <class V>
+struct cannot_throw<literal<V>> : std::true_type {};
+template <class T, fixed_string N>
+struct cannot_throw<column_ref<T, N>> : std::true_type {};
+template <class Op, class L, class R>
+struct cannot_throw<binary<Op, L, R>> : std::bool_constant<cannot_throw<L>::value && cannot_throw<R>::value> {};
+template <class Op, class E>
+struct cannot_throw<unary<Op, E>> : cannot_throw<E> {};
+
 /// What a projection plan's rows evaluate: the items over the bound tables.
 template <class P, class Src, class Items = typename final_shape<P>::items>
 struct projection_items_of;
@@ -562,10 +575,29 @@ struct projection_items_of<P, Src, type_list<Items...>> {
     }
   }
 
-  /// Every row of `ms`, evaluated into the result relation's columns.
+  /// Every row of `ms`, evaluated into the result relation's columns; on
+  /// up to `t.count` threads (contiguous row ranges, every column) when no
+  /// item calls a user function and every column type can be made first and
+  /// assigned after.
   [[nodiscard]] static relation<table_type> materialize(const items_t& items, const Src& src,
-                                                        const exec::match_set<width>& ms) {
+                                                        const exec::match_set<width>& ms,
+                                                        exec::threads t = exec::threads{}) {
     relation<table_type> out;
+    if constexpr (parallel_columns) {
+      const std::size_t parts = exec::detail::part_count(t, ms.rows);
+      if (parts > 1) {
+        [&]<std::size_t... k>(std::index_sequence<k...>) {
+          std::tuple<std::vector<column_type<k>>...> cols;
+          ((reserve_output(std::get<k>(cols), ms.rows), std::get<k>(cols).resize(ms.rows)), ...);
+          auto fill = [&](std::size_t, std::size_t b, std::size_t e) {
+            (fill_column<k>(std::get<k>(cols), items, src, ms, b, e), ...);
+          };
+          exec::detail::run_parts(parts, ms.rows, fill);
+          out.assign_columns(std::move(std::get<k>(cols))...);
+        }(std::index_sequence_for<Items...>{});
+        return out;
+      }
+    }
     [&]<std::size_t... k>(std::index_sequence<k...>) {
       out.assign_columns(column<k>(items, src, ms)...);
     }(std::index_sequence_for<Items...>{});
@@ -573,10 +605,33 @@ struct projection_items_of<P, Src, type_list<Items...>> {
   }
 
   template <std::size_t k>
+  using column_type = typename detail::column_at<typename table_type::columns, k>::type::type;
+  static constexpr bool parallel_columns = []<std::size_t... k>(std::index_sequence<k...>) {
+    return ((cannot_throw<typename Items::value_type>::value &&
+             std::is_nothrow_default_constructible_v<column_type<k>> &&
+             std::is_nothrow_move_assignable_v<column_type<k>>) &&
+            ...);
+  }(std::index_sequence_for<Items...>{});
+
+  template <std::size_t k>
+  static void fill_column(std::vector<column_type<k>>& v, const items_t& items, const Src& src,
+                          const exec::match_set<width>& ms, std::size_t b, std::size_t e) {
+    const auto& x = std::get<k>(items).value;
+    for (std::size_t r = b; r < e; ++r) v[r] = column_type<k>(eval_expr(x, env{&src, &ms, r}));
+  }
+
+  /// Room for `n` values, in huge pages when large (see exec/huge_page_allocator.hpp).
+  template <class V>
+  static void reserve_output(std::vector<V>& v, std::size_t n) {
+    v.reserve(n);
+    exec::detail::advise_huge_pages(v.data(), n * sizeof(V));
+  }
+
+  template <std::size_t k>
   static auto column(const items_t& items, const Src& src, const exec::match_set<width>& ms) {
     using V = typename detail::column_at<typename table_type::columns, k>::type::type;
     std::vector<V> v;
-    v.reserve(ms.rows);
+    reserve_output(v, ms.rows);
     const auto& e = std::get<k>(items).value;
     for (std::size_t r = 0; r < ms.rows; ++r) v.push_back(V(eval_expr(e, env{&src, &ms, r})));
     return v;
@@ -654,19 +709,6 @@ struct columns_state<Table, type_list<Cols...>> {
     return out;
   }
 };
-
-/// True when evaluating `E` cannot throw (no user function): such conditions
-/// may run while a pipelined view is read instead of inside `run`.
-template <class E>
-struct cannot_throw : std::false_type {};
-template <class V>
-struct cannot_throw<literal<V>> : std::true_type {};
-template <class T, fixed_string N>
-struct cannot_throw<column_ref<T, N>> : std::true_type {};
-template <class Op, class L, class R>
-struct cannot_throw<binary<Op, L, R>> : std::bool_constant<cannot_throw<L>::value && cannot_throw<R>::value> {};
-template <class Op, class E>
-struct cannot_throw<unary<Op, E>> : cannot_throw<E> {};
 
 /// A group key component: canonical, or `std::optional` of it when the key can
 /// be NULL (NULL keys form one group).
@@ -1049,7 +1091,7 @@ struct pipelined_state {
     return proj::template get<Name>(items, src, ref);
   }
 
-  [[nodiscard]] relation<table_type> materialize() const { return proj::materialize(items, src, full()); }
+  [[nodiscard]] relation<table_type> materialize() const { return proj::materialize(items, src, full(), policy); }
 
  private:
   mutable std::once_flag once_;
