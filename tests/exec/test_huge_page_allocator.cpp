@@ -70,7 +70,7 @@ TEST_CASE("huge_page_allocator: a large block is 2 MiB aligned, fully writable, 
   for (std::size_t i = 0; i < large_count; ++i) p[i] = i;
   CHECK(p[0] == 0);
   CHECK(p[large_count - 1] == large_count - 1);
-#if defined(__linux__)
+#if JOINERY_DETAIL_HUGE_PAGES
   CHECK(aligned_to(p, dt::huge_page_size));
   if (thp_available()) {
     const std::string flags = vm_flags_of(p);
@@ -87,7 +87,7 @@ TEST_CASE("advise_huge_pages: the whole 2 MiB pages inside a reserved block are 
   dt::advise_huge_pages(column.data(), column.capacity() * sizeof(double));
   column.assign(column.capacity(), 1.5);  // values unchanged by the advice
   CHECK(column.back() == 1.5);
-#if defined(__linux__)
+#if JOINERY_DETAIL_HUGE_PAGES
   const auto at = reinterpret_cast<std::uintptr_t>(column.data());
   const auto inside = (at + dt::huge_page_size - 1) & ~std::uintptr_t{dt::huge_page_size - 1};
   if (thp_available()) {

@@ -12,14 +12,24 @@
 /// Smaller blocks, and every block elsewhere, come from `std::allocator`.
 /// Either way the memory is the same zeroed anonymous memory: this changes no
 /// value and no order, only the page size.
+///
+/// Where the kernel compacts memory to find a huge page ("defrag" set to
+/// "madvise" on a fragmented machine) a fault can stall; define
+/// `JOINERY_HUGE_PAGES=0` to keep every block on `std::allocator`.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
 #include <vector>
 
-#if defined(__linux__)
+#ifndef JOINERY_HUGE_PAGES
+#define JOINERY_HUGE_PAGES 1
+#endif
+#if defined(__linux__) && JOINERY_HUGE_PAGES
+#define JOINERY_DETAIL_HUGE_PAGES 1
 #include <sys/mman.h>
+#else
+#define JOINERY_DETAIL_HUGE_PAGES 0
 #endif
 
 namespace joinery::exec::detail {
@@ -31,7 +41,7 @@ inline constexpr std::size_t huge_page_size = std::size_t{2} << 20;
 /// row materialization takes 0.7x the time it takes at 8 MiB.
 inline constexpr std::size_t huge_page_allocator_threshold = 2 * huge_page_size;
 
-#if defined(__linux__)
+#if JOINERY_DETAIL_HUGE_PAGES
 /// A fresh mapping of `bytes` (a multiple of the huge page size) aligned to a
 /// huge page, or nullptr.
 inline void* map_huge_aligned(std::size_t bytes) noexcept {
@@ -57,7 +67,7 @@ inline void* map_huge_aligned(std::size_t bytes) noexcept {
 /// itself (a relation's `std::vector` column) gets large pages. Nothing
 /// below the threshold or off Linux.
 inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
-#if defined(__linux__)
+#if JOINERY_DETAIL_HUGE_PAGES
   if (bytes < huge_page_allocator_threshold) return;
   const auto at = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t start = (at + huge_page_size - 1) & ~std::uintptr_t{huge_page_size - 1};
@@ -78,7 +88,7 @@ struct huge_page_allocator {
   huge_page_allocator(const huge_page_allocator<U>&) noexcept {}  // converting, as allocators are
 
   [[nodiscard]] T* allocate(std::size_t n) {
-#if defined(__linux__)
+#if JOINERY_DETAIL_HUGE_PAGES
     if (n > std::allocator_traits<std::allocator<T>>::max_size(std::allocator<T>{})) throw std::bad_array_new_length();
     if (const std::size_t bytes = mapped_bytes(n)) {
       void* p = map_huge_aligned(bytes);
@@ -90,7 +100,7 @@ struct huge_page_allocator {
   }
 
   void deallocate(T* p, std::size_t n) noexcept {
-#if defined(__linux__)
+#if JOINERY_DETAIL_HUGE_PAGES
     if (const std::size_t bytes = mapped_bytes(n)) {
       ::munmap(p, bytes);
       return;
