@@ -3,7 +3,7 @@
 // a naive nested loop. Here the two paths must agree row for row, in order,
 // across chunk boundaries (inputs of 3,000-11,000 rows; chunks are 2,048),
 // including iterators copied mid-stream, rows kept after the iterator moved
-// on, random access, size and to_relation.
+// on, a row read twice, random access, size and to_relation.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -57,6 +57,7 @@ void require_stream_equals_materialize(const std::string& name, const P& p, cons
       auto copy = it;
       ++copy;  // advancing a copy must not disturb the original
       kept.emplace_back(j, *it);
+      REQUIRE(jy::get<"b">(*it) == std::get<1>(m.row(j)));  // read again
     }
   }
   REQUIRE(j == m.size());
@@ -125,6 +126,19 @@ TEST_CASE("joinery.plan.property.streamed_run_equals_materialize") {
         "many_to_one", jy::from<sl> | jy::join_inner<ss>(l_k == s_id, jy::expect::many_to_one) |
                            jy::select(as<"a">(l_id), as<"b">(s_rk)),
         l, s);
+    // Distinct build keys (ss.sid): one position per probe row (join_at_most_one).
+    require_stream_equals_materialize(
+        "left_distinct", jy::from<sl> | jy::join_left<ss>(l_k == s_id) | jy::select(as<"a">(l_id), as<"b">(s_rk)), l,
+        s);
+    require_stream_equals_materialize(
+        "left_distinct_filters",
+        jy::from<sl> | jy::join_left<ss>(l_k == s_id && l_d > 1.0 && s_rk > 100) |
+            jy::select(as<"a">(l_id), as<"b">(s_rk)),
+        l, s);
+    require_stream_equals_materialize(
+        "inner_then_left_distinct", jy::from<sl> | jy::join_inner<sr>(l_k == r_k) | jy::join_left<ss>(r_id == s_id) |
+                                        jy::select(as<"a">(l_id), as<"b">(s_rk)),
+        l, r, s);
     require_stream_equals_materialize(
         "where_only", jy::from<sl> | jy::where(l_d < 3.0) | jy::select(as<"a">(l_id), as<"b">(l_d)), l);
   }
