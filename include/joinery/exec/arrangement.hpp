@@ -45,14 +45,6 @@
 #include <joinery/core/key.hpp>
 #include <joinery/exec/huge_page_allocator.hpp>
 
-// The per-row insert is inlined into the build loops: as a call, the
-// 10^7-row plan group-by spent 40% of its time in it (measured 8% faster inlined).
-#if defined(__GNUC__) || defined(__clang__)
-#define JOINERY_DETAIL_KERNEL_INLINE __attribute__((always_inline))
-#else
-#define JOINERY_DETAIL_KERNEL_INLINE
-#endif
-
 namespace joinery::exec {
 
 using row_pos = std::uint32_t;
@@ -484,7 +476,9 @@ class arrangement {
     const std::uint64_t h = hash_(k);
     return insert_hashed(std::move(k), h, i, w);
   }
-  JOINERY_DETAIL_KERNEL_INLINE group_id insert_hashed(Key&& k, std::uint64_t h, std::size_t i, work_counters& w) {
+  // Inlined into the build loops: as a call, the 10^7-row plan group-by
+  // spent 40% of its time in it (8% faster inlined).
+  [[gnu::always_inline]] group_id insert_hashed(Key&& k, std::uint64_t h, std::size_t i, work_counters& w) {
     ++w.inserts;
     std::size_t s = slot_of(h);
     for (;;) {

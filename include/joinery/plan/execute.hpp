@@ -762,33 +762,44 @@ std::vector<V> group_key_values(const E& e, const Src& src, const MS& ms, std::s
   return v;
 }
 
+/// Folds aggregate `item`'s argument at match row `r` into `acc` (a NULL is skipped).
+template <class Env, class X, class V, class Src, class MS>
+void fold_row(const X& item, std::optional<V>& acc, const Src& src, const MS& ms, std::size_t r) {
+  decltype(auto) x = eval_expr(item.arg, Env{&src, &ms, r});
+  if constexpr (is_optional_v<decltype(x)>) {
+    if (x) fold_into(acc, *x, typename X::kind{});
+  } else {
+    fold_into(acc, x, typename X::kind{});
+  }
+}
+
+/// The aggregate column of result type `R` from one accumulator per group.
+template <class R, class V>
+std::vector<R> accumulated_column(std::vector<std::optional<V>>& acc) {
+  std::vector<R> v;
+  v.reserve(acc.size());
+  for (auto& o : acc) {
+    if constexpr (is_optional_v<R>) v.push_back(std::move(o));
+    else v.push_back(std::move(*o));  // every group has a row
+  }
+  return v;
+}
+
 /// An aggregate column: `count()` from the group sizes; sum/min/max in one
 /// pass over the rows through `group_of_row` (NULLs skipped).
 template <class R, class Env, class X, class Arr, class Src, class MS>
 std::vector<R> aggregate_values(const X& item, const Arr& arr, const Src& src, const MS& ms) {
   const std::size_t groups = arr.group_count();
-  std::vector<R> v;
-  v.reserve(groups);
   if constexpr (std::is_same_v<X, count_t>) {
+    std::vector<R> v;
+    v.reserve(groups);
     for (std::size_t g = 0; g < groups; ++g) v.push_back(static_cast<R>(arr.group_size(static_cast<exec::group_id>(g))));
+    return v;
   } else {
-    using V = unwrap_optional_t<R>;
-    std::vector<std::optional<V>> acc(groups);
-    for (std::size_t r = 0; r < ms.rows; ++r) {
-      decltype(auto) x = eval_expr(item.arg, Env{&src, &ms, r});
-      if constexpr (is_optional_v<decltype(x)>) {
-        if (!x) continue;
-        fold_into(acc[arr.group_of_row(r)], *x, typename X::kind{});
-      } else {
-        fold_into(acc[arr.group_of_row(r)], x, typename X::kind{});
-      }
-    }
-    for (auto& o : acc) {
-      if constexpr (is_optional_v<R>) v.push_back(std::move(o));
-      else v.push_back(std::move(*o));  // every group has a row
-    }
+    std::vector<std::optional<unwrap_optional_t<R>>> acc(groups);
+    for (std::size_t r = 0; r < ms.rows; ++r) fold_row<Env>(item, acc[arr.group_of_row(r)], src, ms, r);
+    return accumulated_column<R>(acc);
   }
-  return v;
 }
 
 /// An aggregate column over rows grouped by parts (`exec::group_rows(threads,
@@ -799,16 +810,14 @@ template <class R, class Env, class X, class Key, class Src, class MS>
 std::vector<R> aggregate_values(const X& item, const exec::partitioned_groups<Key>& groups, const Src& src,
                                 const MS& ms) {
   const std::size_t n_groups = groups.group_count();
-  std::vector<R> v;
-  v.reserve(n_groups);
   if constexpr (std::is_same_v<X, count_t>) {
-    std::vector<std::size_t> sizes(n_groups);
+    std::vector<R> v(n_groups);
     for (std::size_t p = 0; p < groups.part_count(); ++p) {
       const auto global = groups.global_ids(p);
       for (std::size_t l = 0; l < global.size(); ++l)
-        sizes[global[l]] = groups.part(p).group_size(static_cast<exec::group_id>(l));
+        v[global[l]] = static_cast<R>(groups.part(p).group_size(static_cast<exec::group_id>(l)));
     }
-    for (const std::size_t c : sizes) v.push_back(static_cast<R>(c));
+    return v;
   } else {
     using V = unwrap_optional_t<R>;
     std::vector<std::optional<V>> all(n_groups);
@@ -816,25 +825,13 @@ std::vector<R> aggregate_values(const X& item, const exec::partitioned_groups<Ke
       const auto& arr = groups.part(p);
       const auto rows = groups.rows(p);
       std::vector<std::optional<V>> acc(arr.group_count());
-      for (std::size_t j = 0; j < rows.size(); ++j) {
-        decltype(auto) x = eval_expr(item.arg, Env{&src, &ms, rows[j]});
-        if constexpr (is_optional_v<decltype(x)>) {
-          if (!x) continue;
-          fold_into(acc[arr.group_of_row(j)], *x, typename X::kind{});
-        } else {
-          fold_into(acc[arr.group_of_row(j)], x, typename X::kind{});
-        }
-      }
+      for (std::size_t j = 0; j < rows.size(); ++j) fold_row<Env>(item, acc[arr.group_of_row(j)], src, ms, rows[j]);
       const auto global = groups.global_ids(p);
       for (std::size_t l = 0; l < acc.size(); ++l) all[global[l]] = std::move(acc[l]);
     };
     exec::detail::run_parts(groups.part_count(), groups.part_count(), fold_part);
-    for (auto& o : all) {
-      if constexpr (is_optional_v<R>) v.push_back(std::move(o));
-      else v.push_back(std::move(*o));  // every group has a row
-    }
+    return accumulated_column<R>(all);
   }
-  return v;
 }
 
 template <class X>
