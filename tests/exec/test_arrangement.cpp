@@ -297,3 +297,71 @@ TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
       w);
   CHECK(found_all == n);
 }
+
+TEST_CASE("joinery.exec.arrangement.unique_probe_without_guessing") {
+  // A unique hashed build that fits in cache (no filter), probed by a caller
+  // that stores the outcome (`probe_rows<true>`): a stream in which hits and
+  // misses alternate at random is resolved at the home slot without
+  // branching (resolve_unique), one that mostly hits or mostly misses with
+  // the ordinary walk. Either way each probe finds what `find` finds, with
+  // the same comparisons (occupied slots met, home first).
+  constexpr std::size_t n = 50'000;
+  std::vector<opt> build_keys(n);
+  for (std::size_t i = 0; i < n; ++i) build_keys[i] = static_cast<std::int64_t>(i * 2 * 1000003 + 11);
+  const auto a = build_of(build_keys);
+  REQUIRE(a.index_layout() == layout::hashed);
+  REQUIRE(a.unique());
+  REQUIRE(!a.has_filter());
+
+  std::uint64_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return seed >> 33;
+  };
+  // Blocks of 320 probes: a coin toss, then all hits, then all misses, then
+  // a coin toss again, ... so the loop switches between its two resolutions.
+  constexpr std::size_t m = 64'000;
+  std::vector<opt> probes(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::size_t regime = (i / 320) % 3;  // 0: coin toss, 1: hits, 2: misses
+    const bool hit = regime == 1 || (regime == 0 && next() % 2 == 0);
+    const std::size_t r = next() % n;
+    if (i % 97 == 5) probes[i] = std::nullopt;
+    else probes[i] = static_cast<std::int64_t>(r * 2 * 1000003 + 11 + (hit ? 0 : 1000003));
+  }
+  jy::exec::work_counters w;
+  std::size_t wrong = 0, hits = 0, calls = 0;
+  a.reset_counters();
+  a.probe_rows<true>(
+      0, m, [&](std::size_t i) { return probes[i]; },
+      [&](std::size_t i, std::span<const row_pos> found) {
+        wrong += i != calls++;  // in order, once each
+        const auto g = probes[i] ? a.find(*probes[i]) : no_group;
+        const auto want = to_vec(a.rows(g));
+        wrong += to_vec(found) != want;
+        hits += !found.empty();
+      },
+      w);
+  CHECK(calls == m);
+  CHECK(wrong == 0);
+  CHECK(hits > m / 3);
+  CHECK(hits < 2 * m / 3);
+  CHECK(w.emitted == hits);
+  // `find` ran once per keyed probe: the same probes and comparisons.
+  CHECK(w.probes == a.counters().probes);
+  CHECK(w.comparisons == a.counters().comparisons);
+  CHECK(w.comparisons > w.probes / 4);  // collisions were walked
+
+  // The ordinary loop (a caller that branches on the outcome) does the same work.
+  jy::exec::work_counters ordinary;
+  std::size_t same = 0;
+  a.probe_rows(
+      0, m, [&](std::size_t i) { return probes[i]; },
+      [&](std::size_t i, std::span<const row_pos> found) {
+        same += to_vec(found) == to_vec(a.rows(probes[i] ? a.find(*probes[i]) : no_group));
+      },
+      ordinary);
+  CHECK(same == m);
+  CHECK(ordinary.comparisons == w.comparisons);
+  CHECK(ordinary.emitted == w.emitted);
+}

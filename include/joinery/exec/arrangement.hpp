@@ -42,6 +42,7 @@
 #include <utility>
 #include <vector>
 
+#include <joinery/core/inline.hpp>
 #include <joinery/core/key.hpp>
 #include <joinery/exec/huge_page_allocator.hpp>
 
@@ -79,6 +80,19 @@ inline std::size_t next_pow2(std::size_t n) noexcept {
 inline void prefetch_read(const void* p) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
   __builtin_prefetch(p, 0, 3);
+#else
+  (void)p;
+#endif
+}
+/// The same, into the outer caches only: for more lines than L1 holds.
+/// On x86 an asm statement: GCC's interprocedural passes count a function
+/// whose only statements are `__builtin_prefetch` as having no effect, and
+/// delete calls to it.
+inline void prefetch_read_outer(const void* p) noexcept {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+  __asm__ volatile("prefetcht1 (%0)" : : "r"(p));
+#elif defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p, 0, 2);
 #else
   (void)p;
 #endif
@@ -250,7 +264,15 @@ class arrangement {
   /// therefore runs up to two batches ahead of `on`. The span is valid during
   /// the call. Work is counted into `out` (not into `counters()`), so
   /// disjoint ranges may run on different threads.
-  template <class KeyAt, class On>
+  ///
+  /// `OutcomeStored`: the caller stores what each row found without
+  /// branching on it (a position array, not an emit per match). Then, for a
+  /// unique build of integer keys that fits in cache, batches whose hits and
+  /// misses come at random are resolved without a branch on the outcome
+  /// (`resolve_unique`). A caller that branches on the outcome anyway
+  /// (emitting only matches) is faster with the ordinary loop, whose branch
+  /// predicts the caller's too.
+  template <bool OutcomeStored = false, class KeyAt, class On>
   void probe_rows(std::size_t begin, std::size_t end, KeyAt&& key_at, On&& on,
                   work_counters& out) const {
     if (begin >= end) return;
@@ -271,7 +293,7 @@ class arrangement {
       }
     }
     {
-      if (unique_) probe_loop<probe_mode::hashed_unique>(begin, end, key_at, on, out);
+      if (unique_) probe_loop<probe_mode::hashed_unique, OutcomeStored>(begin, end, key_at, on, out);
       else probe_loop<probe_mode::hashed_groups>(begin, end, key_at, on, out);
     }
   }
@@ -282,7 +304,7 @@ class arrangement {
 
   [[nodiscard]] bool direct_layout() const noexcept { return identity_ || !direct_.empty(); }
 
-  template <probe_mode M, class KeyAt, class On>
+  template <probe_mode M, bool OutcomeStored = false, class KeyAt, class On>
   void probe_loop(std::size_t begin, std::size_t end, KeyAt& key_at, On& on, work_counters& out) const {
     constexpr std::size_t B = probe_batch;
     constexpr bool is_direct =
@@ -338,13 +360,18 @@ class arrangement {
       }
     };
     const bool row_is_group = row_group_.empty();  // direct+unique: group g was founded by row g
-    std::size_t base = begin, cnt = std::min(B, end - begin);
-    stage(buf[0], base, cnt);
-    for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
-      const std::size_t next = base + cnt, next_cnt = std::min(B, end - next);
-      if (next_cnt) stage(buf[cur ^ 1U], next, next_cnt);
-      if (use_filter && filter_seen >= filter_trial && filter_out * 4 < filter_seen) use_filter = false;
-      const staged& st = buf[cur];
+    // Hashed+unique, integer keys, outcome stored by the caller: when hit or
+    // miss is a coin toss (measured on the last batch), `resolve_unique`
+    // reads the home slot without a guess. Only for a table without the key
+    // filter (one in cache): beyond it, waiting on the slot costs more than
+    // the mispredictions saved (measured in bench/plan).
+    constexpr bool guessless_mode =
+        OutcomeStored && M == probe_mode::hashed_unique && detail::direct_addressable<Key>;
+    const bool guessless_allowed = guessless_mode && filter_.empty();
+    bool coin_toss = false;
+    // Resolves one staged batch: `on` for each row, in order.
+    auto resolve = [&]<bool Guessless>(const staged& st, std::size_t base, std::size_t cnt)
+                       JOINERY_DETAIL_ALWAYS_INLINE {
       for (std::size_t t = 0; t < cnt; ++t) {
         std::span<const row_pos> found;
         row_pos one = 0;
@@ -366,6 +393,11 @@ class arrangement {
                 found = rows(g);
               }
             }
+          } else if constexpr (Guessless) {
+            if (st.pos[t] != absent) {
+              one = resolve_unique(st.key[t], static_cast<std::size_t>(st.pos[t]), w);
+              found = {&one, one != no_match};
+            }
           } else if (const slot* sl = st.pos[t] == absent
                                           ? nullptr
                                           : find_slot(st.key[t], static_cast<std::size_t>(st.pos[t]), w)) {
@@ -380,6 +412,23 @@ class arrangement {
         }
         on(base + t, found);
       }
+    };
+    std::size_t base = begin, cnt = std::min(B, end - begin);
+    stage(buf[0], base, cnt);
+    for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
+      const std::size_t next = base + cnt, next_cnt = std::min(B, end - next);
+      if (next_cnt) stage(buf[cur ^ 1U], next, next_cnt);
+      if (use_filter && filter_seen >= filter_trial && filter_out * 4 < filter_seen) use_filter = false;
+      if constexpr (guessless_mode) {
+        const std::uint64_t emitted_before = w.emitted;
+        if (coin_toss) resolve.template operator()<true>(buf[cur], base, cnt);
+        else resolve.template operator()<false>(buf[cur], base, cnt);
+        // Between 1/8 and 7/8 of this batch missed: resolve the next one without guessing.
+        const std::uint64_t misses = cnt - (w.emitted - emitted_before);
+        coin_toss = guessless_allowed && misses * 8 >= cnt && misses * 8 <= 7 * cnt;
+      } else {
+        resolve.template operator()<false>(buf[cur], base, cnt);
+      }
       base = next;
       cnt = next_cnt;
     }
@@ -390,6 +439,8 @@ class arrangement {
     row_pos first = 0;  // row that founded the group (the match of a unique build)
   };
 
+  /// `resolve_unique`'s "no row".
+  static constexpr row_pos no_match = std::numeric_limits<row_pos>::max();
   /// A staged probe the filter ruled out.
   static constexpr std::uint64_t absent = ~std::uint64_t{0};
 
@@ -427,6 +478,29 @@ class arrangement {
       if (sl.key == k) return &sl;
       s = (s + 1) & mask_;
     }
+  }
+
+  /// The row of integer key `k` in a unique build, or `no_match`, from its
+  /// home slot `s`, for a probe stream whose hits and misses a predictor
+  /// cannot learn: the home slot is resolved with arithmetic, and only a
+  /// probe whose home holds another key (the minority) branches to walk on.
+  [[nodiscard, gnu::always_inline]] row_pos resolve_unique(const Key& k, std::size_t s, work_counters& w) const {
+    const slot& sl = slots_[s];
+    const bool occupied = sl.group != no_group;
+    const bool hit = occupied & (sl.key == k);
+    std::uint32_t walk = occupied & !hit;
+#if defined(__GNUC__) || defined(__clang__)
+    // Opaque to the optimiser, which would otherwise rebuild the select
+    // below into the branches this function exists to avoid.
+    __asm__("" : "+r"(walk));
+#endif
+    w.comparisons += occupied;
+    const row_pos one = sl.first | (static_cast<row_pos>(hit) - 1U);  // no_match unless a hit
+    if (walk) [[unlikely]] {
+      const slot* next = find_slot(k, (s + 1) & mask_, w);
+      return next ? next->first : no_match;
+    }
+    return one;
   }
 
   [[nodiscard]] group_id lookup_group(const Key& k, work_counters& w) const {

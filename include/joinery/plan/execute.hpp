@@ -33,6 +33,7 @@
 #include <variant>
 #include <vector>
 
+#include <joinery/core/inline.hpp>
 #include <joinery/core/key.hpp>
 #include <joinery/core/type_list.hpp>
 #include <joinery/exec/arrangement.hpp>
@@ -54,12 +55,6 @@
 #include <joinery/plan/scope.hpp>
 #include <joinery/plan/where.hpp>
 #include <joinery/schema/relation.hpp>
-
-#if defined(__GNUC__) || defined(__clang__)
-#define JOINERY_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define JOINERY_DETAIL_ALWAYS_INLINE
-#endif
 
 namespace joinery::detail {
 
@@ -293,21 +288,29 @@ auto join_at_most_one(const Arr& arr, const exec::match_set<N>& ms, KeyAt& left_
   constexpr bool binds = K == exec::join_kind::inner || K == exec::join_kind::left;
   exec::position_column match(ms.rows);
   std::uint32_t* const out = match.data();
-  std::size_t hits = 0;
-  arr.probe_rows(
+  arr.template probe_rows<true>(
       0, ms.rows, left_key,
-      [out, &hits](std::size_t i, std::span<const exec::row_pos> found) JOINERY_DETAIL_ALWAYS_INLINE {
-        const bool hit = !found.empty();
-        out[i] = hit ? found[0] : exec::no_row;
-        hits += hit;
+      [out](std::size_t i, std::span<const exec::row_pos> found) JOINERY_DETAIL_ALWAYS_INLINE {
+        out[i] = found.empty() ? exec::no_row : found[0];
       },
       work);
+  // Counted apart: a count in the probe loop would wait on each lookup that
+  // is resolved without a branch (see arrangement::resolve_unique).
+  std::size_t hits = 0;
+  for (std::size_t i = 0; i < ms.rows; ++i) hits += out[i] != exec::no_row;
   // Rows kept when not all are: their positions in `ms`.
   auto kept = [&](bool want_hit) {
-    exec::position_column keep(want_hit ? hits : ms.rows - hits);
+    const std::size_t count = want_hit ? hits : ms.rows - hits;
+    // Branch-free (which rows are kept is often a coin toss, half the keys
+    // missing): every row is written, and the cursor moves past the kept
+    // ones; so one slot more than the kept rows.
+    exec::position_column keep(count + 1);
     std::uint32_t* k = keep.data();
-    for (std::size_t i = 0; i < ms.rows; ++i)
-      if ((out[i] != exec::no_row) == want_hit) *k++ = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < ms.rows; ++i) {
+      *k = static_cast<std::uint32_t>(i);
+      k += (out[i] != exec::no_row) == want_hit;
+    }
+    keep.resize(count);
     return keep;
   };
   if constexpr (binds) {
@@ -525,6 +528,29 @@ row_positions<N> positions_at(const exec::match_set<N>& ms, std::size_t r) noexc
   return out;
 }
 
+/// What a view's iterator keeps of the match set it reads: the column
+/// pointers themselves, so reading a row's positions is one load from a
+/// register instead of a walk through the match set (which the loop's
+/// refill call forces compilers to redo on every row).
+template <std::size_t N>
+struct match_set_reader {
+  std::array<const std::uint32_t*, N> col{};
+  bool identity = false;
+  std::uint32_t base = 0;
+
+  explicit match_set_reader(const exec::match_set<N>& ms) noexcept : identity(ms.identity), base(ms.base) {
+    for (std::size_t b = 0; b < N; ++b) col[b] = ms.pos[b].data();
+  }
+  match_set_reader() = default;
+
+  [[nodiscard]] row_positions<N> at(std::size_t r) const noexcept {
+    row_positions<N> out;
+    for (std::size_t b = 0; b < N; ++b)
+      out[b] = b == 0 && identity ? base + static_cast<std::uint32_t>(r) : col[b][r];
+    return out;
+  }
+};
+
 /// A result row (`row_positions`) whose columns are the bound tables `Bindings`.
 template <class Bindings, class Src>
 struct positions_env {
@@ -572,6 +598,35 @@ struct projection_items_of<P, Src, type_list<Items...>> {
       return 0;
     } else {
       return eval_expr(std::get<i>(items).value, positions_env<bindings, Src>{&src, &ref});
+    }
+  }
+
+  /// Column size from which a streamed chunk prefetches the joined tables'
+  /// projected values (about a core's L2: below it they stay in cache, and
+  /// the prefetch loop only costs).
+  static constexpr std::size_t prefetch_min_column_bytes = std::size_t{1} << 20;
+
+  /// Prefetches, for every item that is a column of a joined table (not the
+  /// first, which is read in order), its values at the positions of `ms`, so
+  /// reading the chunk's rows does not wait on each random gather. No effect
+  /// on values.
+  static void prefetch_rows(const Src& src, const exec::match_set<width>& ms) noexcept {
+    (prefetch_item<typename Items::value_type>(src, ms), ...);
+  }
+  template <class X>
+  static void prefetch_item(const Src& src, const exec::match_set<width>& ms) noexcept {
+    if constexpr (is_column_ref<X>::value) {
+      using T = typename X::table;
+      using b = binding_of<T, bindings>;
+      if constexpr (b::index > 0) {
+        constexpr std::size_t c = column_index<T>(X::name.view());
+        const auto& v = src.template get<T>().template column_at<c>();
+        if (v.size() * sizeof(v[0]) < prefetch_min_column_bytes) return;
+        const std::uint32_t* pos = ms.pos[b::index].data();
+        // A left join's missing row prefetches the first value: no branch on a coin toss.
+        for (std::size_t r = 0; r < ms.rows; ++r)
+          exec::detail::prefetch_read_outer(v.data() + (pos[r] & (0U - static_cast<std::uint32_t>(pos[r] != exec::no_row))));
+      }
     }
   }
 
@@ -657,11 +712,17 @@ struct projection_state {
   /// The rows a view reads (here all of them) and row `r` of such a block.
   using block = exec::match_set<proj::width>;
   [[nodiscard]] const block& whole() const noexcept { return ms; }
-  [[nodiscard]] static row_ref ref_in(const block& b, std::size_t r) noexcept { return positions_at(b, r); }
+  using reader = match_set_reader<proj::width>;
+  [[nodiscard]] static reader reader_of(const block& b) noexcept { return reader(b); }
+  [[nodiscard]] static row_ref ref_in(const reader& b, std::size_t r) noexcept { return b.at(r); }
 
+  /// What a row keeps of the state besides its positions: the relations it
+  /// reads, by value (a loop's iterator holds them in registers).
+  using context = Src;
+  [[nodiscard]] const context& row_context() const noexcept { return src; }
   template <fixed_string Name>
-  [[nodiscard]] decltype(auto) get(const row_ref& ref) const {
-    return proj::template get<Name>(items, src, ref);
+  [[nodiscard]] decltype(auto) get(const context& c, const row_ref& ref) const {
+    return proj::template get<Name>(items, c, ref);
   }
 
   /// Every row, evaluated into the result relation's columns.
@@ -685,10 +746,14 @@ struct columns_state<Table, type_list<Cols...>> {
   /// The rows a view reads (the state itself) and row `r` of it.
   using block = columns_state;
   [[nodiscard]] const block& whole() const noexcept { return *this; }
-  [[nodiscard]] static row_ref ref_in(const block&, std::size_t r) noexcept { return r; }
+  struct reader {};
+  [[nodiscard]] static reader reader_of(const block&) noexcept { return {}; }
+  [[nodiscard]] static row_ref ref_in(const reader&, std::size_t r) noexcept { return r; }
 
+  struct context {};
+  [[nodiscard]] context row_context() const noexcept { return {}; }
   template <fixed_string Name>
-  [[nodiscard]] const auto& get(std::size_t r) const {
+  [[nodiscard]] const auto& get(const context&, std::size_t r) const {
     constexpr std::size_t i = find_name(names, Name.view());
     if constexpr (i == npos) {
       (void)unknown_column_in<table_type, spelled<Name>>{};
@@ -1051,7 +1116,10 @@ struct pipelined_state {
       const std::size_t b = c.next_from, e = std::min(n, b + chunk_rows);
       c.next_from = e;
       c.ms = chunk(b, e);
-      if (c.ms.rows != 0) return true;
+      if (c.ms.rows != 0) {
+        proj::prefetch_rows(src, c.ms);
+        return true;
+      }
     }
     return false;
   }
@@ -1081,11 +1149,17 @@ struct pipelined_state {
   /// The rows a view reads (a chunk, or the whole result) and row `r` of such a block.
   using block = exec::match_set<width>;
   [[nodiscard]] const block& whole() const { return full(); }
-  [[nodiscard]] static row_ref ref_in(const block& b, std::size_t r) noexcept { return positions_at(b, r); }
+  using reader = match_set_reader<width>;
+  [[nodiscard]] static reader reader_of(const block& b) noexcept { return reader(b); }
+  [[nodiscard]] static row_ref ref_in(const reader& b, std::size_t r) noexcept { return b.at(r); }
 
+  /// What a row keeps of the state besides its positions: the relations it
+  /// reads, by value (a loop's iterator holds them in registers).
+  using context = Src;
+  [[nodiscard]] const context& row_context() const noexcept { return src; }
   template <fixed_string Name>
-  [[nodiscard]] decltype(auto) get(const row_ref& ref) const {
-    return proj::template get<Name>(items, src, ref);
+  [[nodiscard]] decltype(auto) get(const context& c, const row_ref& ref) const {
+    return proj::template get<Name>(items, c, ref);
   }
 
   [[nodiscard]] relation<table_type> materialize() const { return proj::materialize(items, src, full(), policy); }

@@ -22,13 +22,9 @@
 #include <range/v3/range_fwd.hpp>  // ranges::view_base only: the full view_interface costs seconds per TU
 
 #include <joinery/core/fixed_string.hpp>
+#include <joinery/core/inline.hpp>
 #include <joinery/schema/relation.hpp>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define JOINERY_DETAIL_VIEW_INLINE __attribute__((always_inline))
-#else
-#define JOINERY_DETAIL_VIEW_INLINE
-#endif
 #if defined(__GNUC__) || defined(__clang__)
 #define JOINERY_DETAIL_RARELY(c) __builtin_expect_with_probability(static_cast<bool>(c), false, 0.999)
 #else
@@ -54,19 +50,22 @@ template <class State>
 class result_row {
  public:
   using ref_type = typename State::row_ref;
+  using context_type = typename State::context;
 
   result_row() = default;
-  result_row(const State* st, std::size_t r, const ref_type& ref) noexcept : st_(st), r_(r), ref_(ref) {}
+  result_row(const State* st, const context_type& ctx, std::size_t r, const ref_type& ref) noexcept
+      : st_(st), ctx_(ctx), r_(r), ref_(ref) {}
 
   template <fixed_string Name>
   [[nodiscard]] decltype(auto) get() const {
-    return st_->template get<Name>(ref_);
+    return st_->template get<Name>(ctx_, ref_);
   }
   /// Position of the row in the result.
   [[nodiscard]] std::size_t index() const noexcept { return r_; }
 
  private:
   const State* st_ = nullptr;
+  context_type ctx_{};
   std::size_t r_ = 0;
   ref_type ref_{};
 };
@@ -95,9 +94,9 @@ class result_view : public ranges::view_base {
 
     iterator() = default;
 
-    row operator*() const { return {st_, i_, State::ref_in(*blk_, r_)}; }
+    row operator*() const { return {st_, ctx_, i_, State::ref_in(rd_, r_)}; }
     row operator[](difference_type n) const { return *(*this + n); }
-    JOINERY_DETAIL_VIEW_INLINE iterator& operator++() {
+    JOINERY_DETAIL_ALWAYS_INLINE iterator& operator++() {
       ++i_;
       // Once per block. Said how rarely: plain [[unlikely]] means 10%, at
       // which compilers keep the loop's doubles in memory rather than saving
@@ -111,7 +110,7 @@ class result_view : public ranges::view_base {
     iterator& operator+=(difference_type n) {
       const std::size_t i = index();
       cur_.reset();
-      blk_ = &st_->whole();
+      rd_ = State::reader_of(st_->whole());
       rows_ = st_->size();
       i_ = r_ = static_cast<std::size_t>(static_cast<difference_type>(i) + n);
       done_ = i_ >= rows_;
@@ -125,7 +124,7 @@ class result_view : public ranges::view_base {
     friend difference_type operator-(const iterator& a, const iterator& b) {
       return static_cast<difference_type>(a.index()) - static_cast<difference_type>(b.index());
     }
-    JOINERY_DETAIL_VIEW_INLINE friend bool operator==(const iterator& a, const iterator& b) noexcept {
+    JOINERY_DETAIL_ALWAYS_INLINE friend bool operator==(const iterator& a, const iterator& b) noexcept {
       // Every iterator past the last row is the end; others are at their index.
       return a.done_ == b.done_ && (a.done_ || a.i_ == b.i_);
     }
@@ -137,13 +136,13 @@ class result_view : public ranges::view_base {
    private:
     friend class result_view;
     using cursor_t = typename detail::cursor_of<State>::type;
-    using block_t = typename State::block;
+    using reader_t = typename State::reader;
 
     /// The row index (an end's is the result's size).
     [[nodiscard]] std::size_t index() const { return done_ && !end_known_ ? st_->size() : i_; }
 
     /// At the end of the current block: the next chunk, or the end.
-    JOINERY_DETAIL_VIEW_INLINE void next_block() {
+    JOINERY_DETAIL_ALWAYS_INLINE void next_block() {
       r_ = 0;
       rows_ = 0;
       if constexpr (State::pipelined) {
@@ -154,9 +153,9 @@ class result_view : public ranges::view_base {
             if (!fresh) out_of_memory();
             cur_ = std::move(fresh);
           }
-          blk_ = &cur_->ms;
           rows_ = refill(st_, cur_.get());
           if (rows_ == failed) rethrow(cur_.get());
+          rd_ = State::reader_of(cur_->ms);
         }
       }
       // The cursor stays allocated until the iterator goes: no release call on the loop path.
@@ -195,11 +194,12 @@ class result_view : public ranges::view_base {
     [[noreturn, gnu::cold, gnu::noinline]] static void out_of_memory() { throw std::bad_alloc(); }
 
     const State* st_ = nullptr;
-    const block_t* blk_ = nullptr;   // the rows being read
+    reader_t rd_{};                  // reads the rows of the current block
+    typename State::context ctx_{};  // the state's row context (a copy: kept in registers)
     std::size_t i_ = 0;              // the row index in the result
-    std::size_t r_ = 0;              // the row in blk_
-    std::size_t rows_ = 0;           // blk_'s row count
-    std::shared_ptr<cursor_t> cur_;  // streaming: owns the chunk blk_ points to
+    std::size_t r_ = 0;              // the row in the current block
+    std::size_t rows_ = 0;           // the current block's row count
+    std::shared_ptr<cursor_t> cur_;  // streaming: owns the chunk being read
     bool done_ = false;              // past the last row: an end
     bool end_known_ = true;          // for an end: i_ is the size (false: not computed yet)
   };
@@ -207,29 +207,30 @@ class result_view : public ranges::view_base {
   result_view() = default;
   explicit result_view(std::shared_ptr<const State> st) noexcept : st_(std::move(st)) {}
 
-  [[nodiscard]] JOINERY_DETAIL_VIEW_INLINE iterator begin() const {
+  [[nodiscard]] JOINERY_DETAIL_ALWAYS_INLINE iterator begin() const {
     iterator it;
     it.st_ = st_.get();
     if (!st_) {
       it.done_ = true;
       return it;
     }
+    it.ctx_ = st_->row_context();
     if constexpr (State::pipelined) {
       if (!st_->full_ready() && st_->streams()) {  // stream: the first chunk with rows
         it.cur_ = std::make_shared<typename iterator::cursor_t>();
-        it.blk_ = &it.cur_->ms;
         it.rows_ = iterator::refill(st_.get(), it.cur_.get());
         if (it.rows_ == iterator::failed) iterator::rethrow(it.cur_.get());
+        it.rd_ = State::reader_of(it.cur_->ms);
         it.done_ = it.rows_ == 0;
         return it;
       }
     }
-    it.blk_ = &st_->whole();
+    it.rd_ = State::reader_of(st_->whole());
     it.rows_ = st_->size();
     it.done_ = it.rows_ == 0;
     return it;
   }
-  [[nodiscard]] JOINERY_DETAIL_VIEW_INLINE iterator end() const {
+  [[nodiscard]] JOINERY_DETAIL_ALWAYS_INLINE iterator end() const {
     iterator it;
     it.st_ = st_.get();
     it.done_ = true;
@@ -245,7 +246,7 @@ class result_view : public ranges::view_base {
   }
   [[nodiscard]] std::size_t size() const { return st_ ? st_->size() : 0; }
   [[nodiscard]] bool empty() const { return begin() == end(); }
-  [[nodiscard]] row operator[](std::size_t i) const { return {st_.get(), i, st_->ref_at(i)}; }
+  [[nodiscard]] row operator[](std::size_t i) const { return {st_.get(), st_->row_context(), i, st_->ref_at(i)}; }
   [[nodiscard]] row front() const { return (*this)[0]; }
   [[nodiscard]] row back() const { return (*this)[size() - 1]; }
 

@@ -1,0 +1,11 @@
+#pragma once
+/// @file
+/// `JOINERY_DETAIL_ALWAYS_INLINE`: the one spelling of "inline this" for the
+/// kernel's hot paths (probe loops, the emit callbacks, a view's `++`),
+/// where a call would keep a loop's values in memory. Usable on lambdas,
+/// after the parameter list. No effect on results.
+#if defined(__GNUC__) || defined(__clang__)
+#define JOINERY_DETAIL_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define JOINERY_DETAIL_ALWAYS_INLINE
+#endif
