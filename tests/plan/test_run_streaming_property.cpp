@@ -68,6 +68,15 @@ void require_stream_equals_materialize(const std::string& name, const P& p, cons
   REQUIRE(v.size() == m.size());
   REQUIRE(v.end() - v.begin() == static_cast<std::ptrdiff_t>(m.size()));
   for (std::size_t k = 0; k < m.size(); k += 1013) REQUIRE(jy::get<"b">(v[k]) == std::get<1>(m.row(k)));
+  // Backwards from a fresh view's end (an iterator that never read a row).
+  if (m.size() != 0) {
+    const auto fresh = jy::run(p, rels...);
+    auto e = fresh.end();
+    REQUIRE(jy::get<"b">(*(e - 1)) == std::get<1>(m.row(m.size() - 1)));
+    --e;
+    REQUIRE(jy::get<"a">(*e) == std::get<0>(m.row(m.size() - 1)));
+    if (m.size() > 1) REQUIRE(jy::get<"a">(e[-1]) == std::get<0>(m.row(m.size() - 2)));
+  }
 
   // 4. the whole view as a relation
   auto w = jy::run(p, rels...);

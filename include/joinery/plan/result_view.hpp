@@ -111,6 +111,7 @@ class result_view : public ranges::view_base {
       const std::size_t i = index();
       cur_.reset();
       rd_ = State::reader_of(st_->whole());
+      ctx_ = st_->row_context();  // an iterator from end() has none yet
       rows_ = st_->size();
       i_ = r_ = static_cast<std::size_t>(static_cast<difference_type>(i) + n);
       done_ = i_ >= rows_;
