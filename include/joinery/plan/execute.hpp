@@ -295,9 +295,11 @@ auto join_at_most_one(const Arr& arr, const exec::match_set<N>& ms, KeyAt& left_
       },
       work);
   // Counted apart: a count in the probe loop would wait on each lookup that
-  // is resolved without a branch (see arrangement::resolve_unique).
+  // is resolved without a branch (see arrangement::resolve_unique). A left
+  // join keeps every row and needs no count.
   std::size_t hits = 0;
-  for (std::size_t i = 0; i < ms.rows; ++i) hits += out[i] != exec::no_row;
+  if constexpr (K != exec::join_kind::left)
+    for (std::size_t i = 0; i < ms.rows; ++i) hits += out[i] != exec::no_row;
   // Rows kept when not all are: their positions in `ms`.
   auto kept = [&](bool want_hit) {
     const std::size_t count = want_hit ? hits : ms.rows - hits;
@@ -521,13 +523,6 @@ constexpr std::size_t find_name(std::span<const std::string_view> names, std::st
 template <std::size_t N>
 using row_positions = std::array<std::uint32_t, N>;
 
-template <std::size_t N>
-row_positions<N> positions_at(const exec::match_set<N>& ms, std::size_t r) noexcept {
-  row_positions<N> out;
-  for (std::size_t b = 0; b < N; ++b) out[b] = ms.at(b, r);
-  return out;
-}
-
 /// What a view's iterator keeps of the match set it reads: the column
 /// pointers themselves, so reading a row's positions is one load from a
 /// register instead of a walk through the match set (which the loop's
@@ -550,6 +545,11 @@ struct match_set_reader {
     return out;
   }
 };
+
+template <std::size_t N>
+row_positions<N> positions_at(const exec::match_set<N>& ms, std::size_t r) noexcept {
+  return match_set_reader<N>(ms).at(r);
+}
 
 /// A result row (`row_positions`) whose columns are the bound tables `Bindings`.
 template <class Bindings, class Src>
