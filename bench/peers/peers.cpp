@@ -212,37 +212,23 @@ answer jy_materialize(const jy::relation<pf>& f, const jy::relation<pd>& d, unsi
   return {static_cast<i64>(out.size()), s >= 0 ? 0 : 1};
 }
 
+/// Count and sum per key, folded as the rows are grouped (`exec::fold_groups`).
+struct count_sum {
+  i64 count = 0, sum = 0;
+};
 answer jy_group_by(const table2& f, unsigned threads) {
-  if (threads <= 1) {
-    ex::arrangement<i64> arr;
-    arr.build_groups(f.size(), key_of(f));
-    const std::size_t g = arr.group_count();
-    std::vector<i64> cnt(g), sum(g);
-    for (std::size_t i = 0; i < f.size(); ++i) {
-      const auto grp = arr.group_of_row(i);
-      ++cnt[grp];
-      sum[grp] += f.v[i];
-    }
-    return {static_cast<i64>(g), 0};
-  }
-  // Groups split by key hash: each part aggregates its own groups and writes
-  // them at their global ids (first-appearance order over all rows).
-  const auto groups = ex::group_rows<i64>(ex::threads(threads), f.size(), key_of(f));
-  const std::size_t g = groups.group_count();
-  std::vector<i64> cnt(g), sum(g);
-  auto aggregate_part = [&](std::size_t p, std::size_t, std::size_t) {
-    const auto& arr = groups.part(p);
-    const auto rows = groups.rows(p);
-    const auto global = groups.global_ids(p);
-    std::vector<i64> s(arr.group_count());
-    for (std::size_t j = 0; j < rows.size(); ++j) s[arr.group_of_row(j)] += f.v[rows[j]];
-    for (std::size_t l = 0; l < s.size(); ++l) {
-      cnt[global[l]] = static_cast<i64>(arr.group_size(static_cast<ex::group_id>(l)));
-      sum[global[l]] = s[l];
-    }
+  auto fold = [v = f.v.data()](count_sum& a, std::size_t i) {
+    ++a.count;
+    a.sum += v[i];
   };
-  ex::detail::run_parts(groups.part_count(), groups.part_count(), aggregate_part);
-  return {static_cast<i64>(g), 0};
+  auto combine = [](count_sum& into, const count_sum& from) {
+    into.count += from.count;
+    into.sum += from.sum;
+  };
+  const auto groups = threads <= 1 ? ex::fold_groups<i64>(f.size(), key_of(f), count_sum{}, fold)
+                                   : ex::fold_groups<i64>(ex::threads(threads), f.size(), key_of(f), count_sum{},
+                                                          fold, combine);
+  return {static_cast<i64>(groups.group_count()), 0};
 }
 
 answer jy_dup_check(const table2& t, unsigned threads) {

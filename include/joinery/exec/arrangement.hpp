@@ -128,6 +128,9 @@ class arrangement {
   /// Probes after which a probe loop stops reading the filter if it ruled
   /// out fewer than a quarter of them (a join whose keys mostly match).
   static constexpr std::size_t filter_trial = 256;
+  /// The first rows of a hashed build, which size its table (see
+  /// `estimated_group_count`).
+  static constexpr std::size_t sample_rows = 4096;
 
   arrangement() = default;
 
@@ -149,6 +152,69 @@ class arrangement {
   void build_groups(std::size_t n, KeyAt&& key_at) {
     build_impl(n, key_at, false);
   }
+
+  /// Groups rows [0, n) as `build_groups` does and folds every keyed row
+  /// into its group's accumulator: `fold(acc, i)` IN ROW ORDER, each
+  /// group's accumulator starting as a copy of `init`. Returns the
+  /// accumulators in group order (first appearance).
+  ///
+  /// A group-by in one pass: while the hashed table stays within
+  /// `fold_in_table_max_bytes`, each accumulator sits in its group's slot
+  /// (one cache line, prefetched with the slot, found with the key); a
+  /// larger table keeps each row's group and folds in a second pass over
+  /// the rows, whose independent accumulator reads overlap (measured
+  /// faster beyond the cache). Afterwards `group_count`, `group_key`,
+  /// `group_leader`, `group_size`, `duplicate_group_count`, `unique`,
+  /// `find` (and, when the keys are distinct, probes) are as after
+  /// `build_groups`; `group_of_row` is not kept (the fold has used it).
+  /// An exception from `key_at` or `fold` propagates and leaves the
+  /// arrangement empty.
+  template <class Acc, class KeyAt, class Fold>
+  [[nodiscard]] std::vector<Acc> fold_groups(std::size_t n, KeyAt&& key_at, const Acc& init, Fold&& fold) {
+    clear();
+    built_ = n;
+    work_counters w;
+    std::vector<Acc> acc;
+    try {
+      bool direct = false;
+      if constexpr (detail::direct_addressable<Key>) direct = try_direct(n, key_at);
+      const bool folded = direct ? fold_direct(n, key_at, init, fold, acc, w) : fold_hashed(n, key_at, init, fold, acc, w);
+      if (folded) {
+        finish_fold();
+        counters_ += w;
+        return acc;
+      }
+      // Beyond the cache: the grouping build, then a pass in row order.
+      build_impl(n, key_at, false);
+      acc.assign(groups_, init);
+      for (std::size_t i = 0; i < n; ++i)
+        if (group_of_row(i) != no_group) fold(acc[group_of_row(i)], i);
+      detail::huge_page_vector<group_id>().swap(row_group_);  // not kept (see above)
+      return acc;
+    } catch (...) {
+      clear();
+      throw;
+    }
+  }
+
+  /// The number of groups `n` rows will have, estimated from a build of
+  /// their first rows (a sample): repeats among s sampled rows of G equally
+  /// likely keys are about s^2/(2G).
+  [[nodiscard]] std::size_t estimated_group_count(std::size_t n) const noexcept {
+    const std::size_t d = groups_, repeats = keyed_ - d;
+    return repeats == 0 ? n : std::min(n, d + keyed_ * keyed_ / (2 * repeats));
+  }
+  /// True when `fold_groups` keeps accumulators of type `Acc` for `groups`
+  /// groups in its table (one pass; see `fold_in_table_max_bytes`).
+  template <class Acc>
+  [[nodiscard]] static bool folds_in_table(std::size_t groups) noexcept {
+    return detail::next_pow2(groups * 10 / 7 + 1) * sizeof(fold_slot<Acc>) <= fold_in_table_max_bytes;
+  }
+  /// Table size up to which `fold_groups` folds in its table (the
+  /// accumulators in the slots), as the rows are inserted: half the
+  /// last-level cache, as for the key filter. Beyond it a second pass over
+  /// the rows was faster (measured in bench/peers: 10^6 groups).
+  static constexpr std::size_t fold_in_table_max_bytes = std::size_t{16} << 20;
 
   /// True when `rows`/`matches`/probes are available (built by `build`).
   [[nodiscard]] bool has_rows() const noexcept { return unique_ || !positions_.empty() || keyed_ == 0; }
@@ -203,7 +269,14 @@ class arrangement {
   [[nodiscard]] const Key& group_key(group_id g) const noexcept {
     return direct_layout() ? keys_[g] : slots_[group_slot_[g]].key;
   }
-  /// Group of build row i (`no_group` for a row with a NULL key component).
+  /// The row that founded group `g` (its first row).
+  [[nodiscard]] row_pos group_leader(group_id g) const noexcept {
+    if (identity_) return static_cast<row_pos>(g);
+    if (!direct_layout()) return slots_[group_slot_[g]].first;
+    return founders_.empty() ? positions_[g] : founders_[g];
+  }
+  /// Group of build row i (`no_group` for a row with a NULL key component),
+  /// after `build` or `build_groups` (not `fold_groups`).
   [[nodiscard]] group_id group_of_row(std::size_t i) const noexcept {
     // All keys distinct and none NULL: row i founded group i, nothing stored.
     return row_group_.empty() ? static_cast<group_id>(i) : row_group_[i];
@@ -230,7 +303,7 @@ class arrangement {
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return slots_.capacity() * sizeof(slot) + keys_.capacity() * sizeof(Key) +
            (offsets_.capacity() + positions_.capacity() + row_group_.capacity() +
-            direct_.capacity() + group_slot_.capacity()) *
+            direct_.capacity() + group_slot_.capacity() + founders_.capacity()) *
                sizeof(row_pos) +
            filter_.capacity() * sizeof(std::uint64_t);
   }
@@ -244,6 +317,8 @@ class arrangement {
     positions_.clear();
     row_group_.clear();
     direct_.clear();
+    founders_.clear();
+    fold_sizes_.clear();
     filter_.clear();
     filter_mask_ = 0;
     identity_ = false;
@@ -359,7 +434,8 @@ class arrangement {
         }
       }
     };
-    const bool row_is_group = row_group_.empty();  // direct+unique: group g was founded by row g
+    // Direct+unique: group g was founded by row g (no NULL row, no row map).
+    const bool row_is_group = row_group_.empty() && keyed_ == built_;
     // Hashed+unique, integer keys, outcome stored by the caller: when hit or
     // miss is a coin toss (measured on the last batch), `resolve_unique`
     // reads the home slot without a guess. Only for a table without the key
@@ -528,6 +604,10 @@ class arrangement {
   void init_table(std::size_t expected) {
     const std::size_t cap = detail::next_pow2(expected * 10 / 7 + 1);
     slots_.assign(cap, slot{});
+    set_capacity(cap);
+  }
+  /// The mask and shift of a table of `cap` slots (a power of two).
+  void set_capacity(std::size_t cap) noexcept {
     mask_ = cap - 1;
     shift_ = 64 - static_cast<unsigned>(std::countr_zero(cap));
   }
@@ -622,6 +702,21 @@ class arrangement {
     for (std::size_t r = 0; r < i; ++r) row_group_[r] = static_cast<group_id>(r);
   }
 
+  /// The direct layout's group of key `k` at build row i, founded when new
+  /// (its key and founding row kept; `founded` says so).
+  [[gnu::always_inline]] group_id direct_group(const Key& k, std::size_t i, work_counters& w, bool& founded) {
+    ++w.inserts;
+    ++keyed_;
+    group_id& d = direct_[static_cast<std::size_t>(direct_index(k))];
+    founded = d == no_group;
+    if (founded) {
+      d = static_cast<group_id>(groups_++);
+      keys_.push_back(k);
+      positions_.push_back(static_cast<row_pos>(i));  // founding rows; a CSR may replace them
+    }
+    return d;
+  }
+
   template <class KeyAt>
   void build_direct(std::size_t n, KeyAt& key_at, work_counters& w) {
     if constexpr (detail::direct_addressable<Key>) {
@@ -645,14 +740,9 @@ class arrangement {
           row_group_[i] = no_group;
           continue;
         }
-        ++w.inserts;
-        ++keyed_;
-        group_id& d = direct_[static_cast<std::size_t>(direct_index(*k))];
-        if (d == no_group) {
-          d = static_cast<group_id>(groups_++);
-          keys_.push_back(*k);
-          positions_.push_back(static_cast<row_pos>(i));  // founding rows; a CSR replaces them
-        } else {
+        bool founded = false;
+        const group_id d = direct_group(*k, i, w, founded);
+        if (!founded) {
           unique_ = false;
           if (!mapped) start_row_map(n, i), mapped = true;
         }
@@ -682,50 +772,249 @@ class arrangement {
       }
       if (mapped) row_group_[i] = g;
     };
-    // Size the table from a sample: a build of distinct keys gets its final
-    // table at once (no rehash chain), one with few groups keeps a table that
-    // stays in cache.
-    constexpr std::size_t sample = 4096;
-    init_table(std::min<std::size_t>(n, sample));
-    const std::size_t head = std::min(n, sample);
+    // The table is sized from a sample of the first rows (`presize`).
+    const std::size_t head = std::min(n, sample_rows);
+    init_table(head);
     for (std::size_t i = 0; i < head; ++i) {
       std::optional<Key> k = key_at(i);
       put(i, k, k ? hash_(*k) : 0);
     }
-    if (head < n && keyed_ > 0) {
-      // Repeats among s sampled rows of G equally likely keys: about s^2/(2G).
-      const std::size_t d = groups_, repeats = keyed_ - d;
-      const std::size_t expected =
-          repeats == 0 ? n : std::min(n, d + keyed_ * keyed_ / (2 * repeats));
-      if (overloaded(expected, slots_.size())) rehash(expected);
-      group_slot_.reserve(expected);
+    if (head < n && keyed_ > 0) presize(estimated_group_count(n));
+    // The rest in batches (in input order).
+    staged_keys buf[2];
+    auto stage = [&](staged_keys& st, std::size_t base, std::size_t cnt) {
+      stage_keys(st, base, cnt, key_at, slots_.data());
+    };
+    batched(head, n, buf, stage, [&](staged_keys& st, std::size_t base, std::size_t cnt) {
+      for (std::size_t t = 0; t < cnt; ++t) put(base + t, st.key[t], st.hash[t]);
+    });
+  }
+
+
+  /// A batch of build rows: keys read and hashed, home slots prefetched.
+  struct staged_keys {
+    std::optional<Key> key[probe_batch];
+    std::uint64_t hash[probe_batch];
+  };
+  /// Stages a batch; `table` is the slot array whose home slots are prefetched.
+  template <class KeyAt, class T>
+  void stage_keys(staged_keys& st, std::size_t base, std::size_t cnt, KeyAt& key_at, const T* table) const {
+    for (std::size_t t = 0; t < cnt; ++t) {
+      st.key[t] = key_at(base + t);
+      if (!st.key[t]) continue;
+      st.hash[t] = hash_(*st.key[t]);
+      detail::prefetch_read(table + slot_of(st.hash[t]));
     }
-    // The rest in batches: the next batch's keys are hashed and their home
-    // slots prefetched while the current batch is inserted (in input order).
-    constexpr std::size_t B = probe_batch;
-    struct staged {
-      std::optional<Key> key[B];
-      std::uint64_t hash[B];
-    };
-    staged buf[2];
-    auto stage = [&](staged& st, std::size_t base, std::size_t cnt) {
-      for (std::size_t t = 0; t < cnt; ++t) {
-        st.key[t] = key_at(base + t);
-        if (!st.key[t]) continue;
-        st.hash[t] = hash_(*st.key[t]);
-        detail::prefetch_read(slots_.data() + slot_of(st.hash[t]));
+  }
+
+  /// Sizes the table for `expected` keys: a build of distinct keys gets its
+  /// final table at once (no rehash chain), one with few groups keeps a
+  /// table that stays in cache.
+  void presize(std::size_t expected) {
+    if (overloaded(expected, slots_.size())) rehash(expected);
+    group_slot_.reserve(expected);
+  }
+
+  /// `fold_groups` over the direct layout, when the array and the
+  /// accumulators fit in `fold_in_table_max_bytes`: group ids from the
+  /// array, the accumulators in group order, folded as the rows are
+  /// grouped. Returns false (nothing done) otherwise.
+  template <class Acc, class KeyAt, class Fold>
+  bool fold_direct(std::size_t n, KeyAt& key_at, const Acc& init, Fold& fold, std::vector<Acc>& acc,
+                   work_counters& w) {
+    if constexpr (detail::direct_addressable<Key>) {
+      if (identity_ ||
+          direct_.size() * (sizeof(group_id) + sizeof(Acc) + sizeof(row_pos)) > fold_in_table_max_bytes)
+        return false;
+      for (std::size_t i = 0; i < n; ++i) {
+        std::optional<Key> k = key_at(i);
+        if (!k) continue;
+        bool founded = false;
+        const group_id d = direct_group(*k, i, w, founded);
+        if (founded) {
+          fold_sizes_.push_back(0);
+          acc.push_back(init);
+        }
+        ++fold_sizes_[d];
+        fold(acc[d], i);
       }
+      return true;
+    } else {
+      (void)n, (void)key_at, (void)init, (void)fold, (void)acc, (void)w;
+      return false;
+    }
+  }
+
+  /// A slot of `fold_groups`' table: the arrangement's slot and the group's
+  /// accumulator, found in one cache line.
+  template <class Acc>
+  struct fold_slot {
+    slot base;
+    Acc acc;
+  };
+
+  /// `fold_groups` over the hashed layout: the accumulators sit in the
+  /// slots while the rows are folded (one gather per row), and the
+  /// arrangement's slots are cut out of them at the end.
+  template <class Acc, class KeyAt, class Fold>
+  bool fold_hashed(std::size_t n, KeyAt& key_at, const Acc& init, Fold& fold, std::vector<Acc>& acc,
+                   work_counters& w) {
+    // While folding, a slot's `first` counts the group's rows and
+    // `founders_` keeps the founding rows. The first rows size the table
+    // (as `presize` does).
+    const std::size_t head = std::min(n, sample_rows);
+    detail::huge_page_vector<fold_slot<Acc>> table;
+    set_capacity(detail::next_pow2(head * 10 / 7 + 1));
+    table.assign(mask_ + 1, fold_slot<Acc>{slot{}, init});
+    // The table's fields in locals: the caller's fold writes memory the
+    // compiler cannot tell apart from them (an int64 sum may alias a count).
+    fold_slot<Acc>* t_data = table.data();
+    std::size_t mask = mask_;
+    std::uint64_t keyed = 0, comparisons = 0;
+    // Row i (key k, home slot s) into its group, found or founded: its slot.
+    auto locate = [&](Key&& k, std::size_t s, std::size_t i) JOINERY_DETAIL_ALWAYS_INLINE -> std::size_t {
+      ++keyed;
+      for (;;) {
+        const slot& sl = t_data[s].base;
+        if (sl.group == no_group) [[unlikely]] {
+          s = found_group(table, std::move(k), s, i, init);
+          t_data = table.data();  // the table may have grown
+          mask = mask_;
+          break;
+        }
+        ++comparisons;
+        if (sl.key == k) break;
+        s = (s + 1) & mask;
+      }
+      ++t_data[s].base.first;
+      return s;
     };
-    std::size_t base = head, cnt = std::min(B, n - head);
+    // The sample is grouped before anything is folded: a table beyond the
+    // limit is built as `build_groups` does instead (nothing folded twice).
+    std::vector<group_id> head_groups(head, no_group);
+    for (std::size_t i = 0; i < head; ++i) {
+      std::optional<Key> k = key_at(i);
+      if (!k) continue;
+      const std::size_t home = slot_of(hash_(*k));
+      const std::size_t s = locate(std::move(*k), home, i);  // may move the table
+      head_groups[i] = t_data[s].base.group;
+    }
+    keyed_ = keyed;
+    if (head < n && keyed > 0) {
+      const std::size_t expected = estimated_group_count(n);
+      if (!folds_in_table<Acc>(expected)) return false;
+      if (overloaded(expected, table.size())) {
+        grow_fold_table(table, detail::next_pow2(expected * 10 / 7 + 1), init);
+        t_data = table.data();
+        mask = mask_;
+      }
+      group_slot_.reserve(expected);
+      founders_.reserve(expected);
+    }
+    for (std::size_t i = 0; i < head; ++i)
+      if (head_groups[i] != no_group) fold(t_data[group_slot_[head_groups[i]]].acc, i);
+    staged_keys buf[2];
+    auto stage = [&](staged_keys& st, std::size_t base, std::size_t cnt) {
+      stage_keys(st, base, cnt, key_at, t_data);
+    };
+    batched(head, n, buf, stage, [&](staged_keys& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
+      for (std::size_t t = 0; t < cnt; ++t) {
+        if (!st.key[t]) continue;
+        const std::size_t s = locate(std::move(*st.key[t]), slot_of(st.hash[t]), base + t);  // may move the table
+        fold(t_data[s].acc, base + t);
+      }
+    });
+    keyed_ = keyed;
+    w.inserts += keyed;
+    w.comparisons += comparisons;
+    cut_out_slots(table, acc);
+    return true;
+  }
+
+  /// The end of an in-table fold: the accumulators in group order, the
+  /// group sizes, the founding rows back in the slots, and the
+  /// arrangement's slots cut out of the fold's.
+  template <class Acc>
+  void cut_out_slots(detail::huge_page_vector<fold_slot<Acc>>& table, std::vector<Acc>& acc) {
+    acc.reserve(groups_);
+    fold_sizes_.resize(groups_);
+    for (std::size_t g = 0; g < groups_; ++g) {
+      fold_slot<Acc>& fs = table[group_slot_[g]];
+      acc.push_back(std::move(fs.acc));
+      fold_sizes_[g] = fs.base.first;
+      fs.base.first = founders_[g];
+    }
+    founders_.clear();
+    slots_.clear();
+    slots_.reserve(table.size());
+    for (fold_slot<Acc>& fs : table) slots_.push_back(std::move(fs.base));
+    detail::huge_page_vector<fold_slot<Acc>>().swap(table);
+  }
+
+  /// The fold's new group: key `k` in empty slot `s` of `table`, founded by
+  /// row `i`; returns its slot (another one when the table grew).
+  template <class Acc>
+  std::size_t found_group(detail::huge_page_vector<fold_slot<Acc>>& table, Key&& k, std::size_t s, std::size_t i,
+                          const Acc& init) {
+    const auto g = static_cast<group_id>(groups_++);
+    slot& sl = table[s].base;
+    sl.key = std::move(k);
+    sl.group = g;
+    sl.first = 0;
+    group_slot_.push_back(static_cast<std::uint32_t>(s));
+    founders_.push_back(static_cast<row_pos>(i));
+    if (!overloaded(groups_, table.size())) return s;
+    grow_fold_table(table, table.size() * 2, init);
+    return group_slot_[g];
+  }
+
+  /// Rehashes the fold's table into `cap` slots; each accumulator moves with its slot.
+  template <class Acc>
+  void grow_fold_table(detail::huge_page_vector<fold_slot<Acc>>& table, std::size_t cap, const Acc& init) {
+    detail::huge_page_vector<fold_slot<Acc>> old = std::move(table);
+    set_capacity(cap);
+    table.assign(cap, fold_slot<Acc>{slot{}, init});
+    for (fold_slot<Acc>& fs : old) {
+      if (fs.base.group == no_group) continue;
+      std::size_t to = slot_of(hash_(fs.base.key));
+      while (table[to].base.group != no_group) to = (to + 1) & mask_;
+      group_slot_[fs.base.group] = static_cast<std::uint32_t>(to);
+      table[to] = std::move(fs);
+    }
+  }
+
+  /// The batched loop of the build passes: rows [from, n) in batches; the
+  /// next batch is staged (keys read, hashed, slots prefetched) while the
+  /// current one is resolved, in input order.
+  template <class Staged, class Stage, class Resolve>
+  JOINERY_DETAIL_ALWAYS_INLINE static void batched(std::size_t from, std::size_t n, Staged (&buf)[2], Stage& stage, Resolve&& resolve) {
+    constexpr std::size_t B = probe_batch;
+    std::size_t base = from, cnt = std::min(B, n - from);
     if (cnt) stage(buf[0], base, cnt);
     for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
       const std::size_t next = base + cnt, next_cnt = std::min(B, n - next);
       if (next_cnt) stage(buf[cur ^ 1U], next, next_cnt);
-      staged& st = buf[cur];
-      for (std::size_t t = 0; t < cnt; ++t) put(base + t, st.key[t], st.hash[t]);
+      resolve(buf[cur], base, cnt);
       base = next;
       cnt = next_cnt;
     }
+  }
+
+  /// After `fold_groups`: group sizes from the fold's counts. A build with
+  /// repeats keeps them as CSR offsets (no positions, so no probes), and
+  /// the direct layout keeps its founding rows apart.
+  void finish_fold() {
+    unique_ = groups_ == keyed_;
+    if (!unique_) {
+      offsets_.assign(groups_ + 1, 0);
+      for (std::size_t g = 0; g < groups_; ++g) {
+        duplicate_groups_ += fold_sizes_[g] > 1;
+        offsets_[g + 1] = offsets_[g] + fold_sizes_[g];
+      }
+      if (direct_layout()) founders_ = std::move(positions_);
+      positions_.clear();
+    }
+    fold_sizes_ = {};
   }
 
   /// After the insert pass: a unique build is done (the slots, or in the
@@ -733,6 +1022,7 @@ class arrangement {
   /// CSR and count duplicate groups.
   void finish_groups(std::size_t n, bool with_rows) {
     if (unique_) return;
+    if (direct_layout()) founders_ = std::move(positions_);  // founding rows; the CSR takes positions_
     const std::size_t groups = groups_;
     offsets_.assign(groups + 1, 0);
     for (std::size_t i = 0; i < n; ++i)
@@ -757,6 +1047,8 @@ class arrangement {
   detail::huge_page_vector<row_pos> positions_; // CSR positions; direct+unique: founding row per group
   detail::huge_page_vector<group_id> row_group_;  // group of each build row (empty while the identity)
   detail::huge_page_vector<group_id> direct_;   // direct layout: group of key direct_min_ + index
+  detail::huge_page_vector<row_pos> founders_;  // direct with repeats: founding row of each group
+  detail::huge_page_vector<row_pos> fold_sizes_;  // fold_groups: rows per group so far
   detail::huge_page_vector<std::uint64_t> filter_;  // hashed, large: the key filter (empty: none)
   std::uint64_t filter_mask_ = 0;     // filter bits - 1
   Key direct_min_{};

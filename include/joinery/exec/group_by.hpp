@@ -3,10 +3,12 @@
 /// Grouping on the arrangement: group ids in order of first appearance, one
 /// hash insert per row, O(n). Callers give NULL its own key component
 /// (`std::optional`) when NULL keys form a group, as a plan's group_by does.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <joinery/core/key.hpp>
@@ -29,15 +31,8 @@ template <class Key, class KeyAt>
 /// The first row of every group (the row that founded it), in group order.
 template <class Key, class Hash>
 [[nodiscard]] std::vector<std::uint32_t> group_leaders(const arrangement<Key, Hash>& arr) {
-  std::vector<std::uint32_t> out(arr.group_count(), static_cast<std::uint32_t>(-1));
-  std::size_t found = 0;
-  for (std::size_t r = 0; r < arr.built_rows() && found < out.size(); ++r) {
-    const group_id g = arr.group_of_row(r);
-    if (g != no_group && out[g] == static_cast<std::uint32_t>(-1)) {
-      out[g] = static_cast<std::uint32_t>(r);
-      ++found;
-    }
-  }
+  std::vector<std::uint32_t> out(arr.group_count());
+  for (std::size_t g = 0; g < out.size(); ++g) out[g] = arr.group_leader(static_cast<group_id>(g));
   return out;
 }
 
@@ -46,6 +41,71 @@ namespace detail {
 /// (a multiply, not a division; the tables use the hash's high bits).
 inline std::size_t part_of(std::uint64_t h, std::size_t parts) noexcept {
   return static_cast<std::size_t>(((h & 0xffffffffU) * parts) >> 32);
+}
+}  // namespace detail
+
+namespace detail {
+/// Rows [0, n) sorted into `parts` parts by key hash (NULL keys in none),
+/// each part's rows increasing. Each thread sorts a contiguous share of the
+/// rows; part p then concatenates the shares' lists in share order.
+template <class Key, class KeyAt>
+std::vector<huge_page_vector<std::uint32_t>> split_rows_by_part(std::size_t parts, std::size_t n, KeyAt& key_at) {
+  // Share s of the rows, split by part: lists[s * parts + p], each in row
+  // order. Each list has room for the whole share (only the pages written
+  // are touched), so the loop is one store through a cursor per row.
+  std::vector<position_column> lists(parts * parts);
+  auto split = [&](std::size_t s, std::size_t b, std::size_t e) {
+    const key_hash<Key> hash{};
+    std::vector<std::uint32_t*> cursor(parts);
+    for (std::size_t p = 0; p < parts; ++p) {
+      lists[s * parts + p].resize(e - b);
+      cursor[p] = lists[s * parts + p].data();
+    }
+    for (std::size_t i = b; i < e; ++i) {
+      const std::optional<Key> k = key_at(i);
+      if (k) *cursor[part_of(hash(*k), parts)]++ = static_cast<std::uint32_t>(i);
+    }
+    for (std::size_t p = 0; p < parts; ++p)
+      lists[s * parts + p].resize(static_cast<std::size_t>(cursor[p] - lists[s * parts + p].data()));
+  };
+  run_parts(parts, n, split);
+  std::vector<huge_page_vector<std::uint32_t>> rows(parts);
+  auto concatenate = [&](std::size_t p, std::size_t, std::size_t) {
+    std::size_t total = 0;
+    for (std::size_t s = 0; s < parts; ++s) total += lists[s * parts + p].size();
+    rows[p].reserve(total);
+    for (std::size_t s = 0; s < parts; ++s) {  // shares in order: rows stay increasing
+      auto& l = lists[s * parts + p];
+      rows[p].insert(rows[p].end(), l.begin(), l.end());
+      position_column().swap(l);
+    }
+  };
+  run_parts(parts, parts, concatenate);
+  return rows;
+}
+
+/// Global group ids of the parts' groups, merged by founding row (first
+/// appearance over all rows): `global[p][l]` is part p's local group l;
+/// `leaders` gets the founding rows in global order. `firsts[p]` holds part
+/// p's founding rows in its local group order (increasing).
+inline void merge_groups_by_first_row(const std::vector<std::vector<std::uint32_t>>& firsts,
+                                      std::vector<std::vector<group_id>>& global, std::vector<std::uint32_t>& leaders) {
+  const std::size_t parts = firsts.size();
+  std::size_t groups = 0;
+  global.resize(parts);
+  for (std::size_t p = 0; p < parts; ++p) {
+    global[p].resize(firsts[p].size());
+    groups += firsts[p].size();
+  }
+  leaders.reserve(groups);
+  std::vector<std::size_t> at(parts, 0);
+  for (std::size_t g = 0; g < groups; ++g) {
+    std::size_t best = parts;
+    for (std::size_t p = 0; p < parts; ++p)
+      if (at[p] < firsts[p].size() && (best == parts || firsts[p][at[p]] < firsts[best][at[best]])) best = p;
+    global[best][at[best]] = static_cast<group_id>(g);
+    leaders.push_back(firsts[best][at[best]++]);
+  }
 }
 }  // namespace detail
 
@@ -97,57 +157,143 @@ template <class Key, class KeyAt>
 [[nodiscard]] partitioned_groups<Key> group_rows(threads t, std::size_t n, KeyAt&& key_at) {
   const std::size_t parts = detail::part_count(t, n);
   partitioned_groups<Key> out;
+  out.rows_ = detail::split_rows_by_part<Key>(parts, n, key_at);
   out.parts_.resize(parts);
-  out.rows_.resize(parts);
-  out.global_.resize(parts);
-  // Share s of the rows, split by part: lists[s * parts + p], each in row
-  // order. Each list has room for the whole share (only the pages written
-  // are touched), so the loop is one store through a cursor per row.
-  std::vector<position_column> lists(parts * parts);
-  auto split = [&](std::size_t s, std::size_t b, std::size_t e) {
-    const key_hash<Key> hash{};
-    std::vector<std::uint32_t*> cursor(parts);
-    for (std::size_t p = 0; p < parts; ++p) {
-      lists[s * parts + p].resize(e - b);
-      cursor[p] = lists[s * parts + p].data();
-    }
-    for (std::size_t i = b; i < e; ++i) {
-      const std::optional<Key> k = key_at(i);
-      if (k) *cursor[detail::part_of(hash(*k), parts)]++ = static_cast<std::uint32_t>(i);
-    }
-    for (std::size_t p = 0; p < parts; ++p)
-      lists[s * parts + p].resize(static_cast<std::size_t>(cursor[p] - lists[s * parts + p].data()));
-  };
-  detail::run_parts(parts, n, split);
   auto group_part = [&](std::size_t p, std::size_t, std::size_t) {
-    std::size_t total = 0;
-    for (std::size_t s = 0; s < parts; ++s) total += lists[s * parts + p].size();
-    auto& mine = out.rows_[p];
-    mine.reserve(total);
-    for (std::size_t s = 0; s < parts; ++s) {  // shares in order: rows stay increasing
-      auto& l = lists[s * parts + p];
-      mine.insert(mine.end(), l.begin(), l.end());
-      position_column().swap(l);
-    }
+    const auto& mine = out.rows_[p];
     out.parts_[p].build_groups(mine.size(), [&](std::size_t j) { return key_at(mine[j]); });
   };
   detail::run_parts(parts, parts, group_part);
-  // Global ids: the parts' groups merged by founding row.
   std::vector<std::vector<std::uint32_t>> firsts(parts);
-  std::size_t groups = 0;
-  for (std::size_t p = 0; p < parts; ++p) {
+  for (std::size_t p = 0; p < parts; ++p)
     for (const std::uint32_t j : group_leaders(out.parts_[p])) firsts[p].push_back(out.rows_[p][j]);
-    out.global_[p].resize(firsts[p].size());
-    groups += firsts[p].size();
+  detail::merge_groups_by_first_row(firsts, out.global_, out.leaders_);
+  return out;
+}
+
+/// A grouped fold's result: per group, in group order (first appearance),
+/// the accumulator, the founding row and the number of rows.
+template <class Acc>
+struct folded_groups {
+  std::vector<Acc> accumulators;
+  std::vector<std::uint32_t> leaders;
+  std::vector<std::uint32_t> sizes;
+  [[nodiscard]] std::size_t group_count() const noexcept { return accumulators.size(); }
+};
+
+/// Groups rows [0, n) by `key_at(i)` (as `group_rows`) and folds each keyed
+/// row into its group's accumulator: `fold(acc, i)`, each group's rows in
+/// row order, each accumulator starting as a copy of `init`. One pass over
+/// the rows while the table stays in cache (`arrangement::fold_groups`).
+/// `fold` must not throw.
+///
+/// Example: count and sum per key,
+/// `exec::fold_groups<std::int64_t>(n, key_at, cs{}, [&](cs& a, std::size_t i) { ++a.count; a.sum += v[i]; })`.
+template <class Key, class Acc, class KeyAt, class Fold>
+[[nodiscard]] folded_groups<Acc> fold_groups(std::size_t n, KeyAt&& key_at, const Acc& init, Fold&& fold) {
+  arrangement<Key> arr;
+  folded_groups<Acc> out;
+  out.accumulators = arr.fold_groups(n, key_at, init, fold);
+  out.leaders = group_leaders(arr);
+  out.sizes.resize(arr.group_count());
+  for (std::size_t g = 0; g < out.sizes.size(); ++g)
+    out.sizes[g] = static_cast<std::uint32_t>(arr.group_size(static_cast<group_id>(g)));
+  return out;
+}
+
+/// The same on up to `t.count` threads: the rows are split by key hash (as
+/// `group_rows(threads, ...)`), each part folds its own groups on its own
+/// thread, and every group still sees its rows in row order, so the
+/// accumulators equal one thread's bit for bit. `key_at` and `fold` are
+/// called from several threads at once (never two on one accumulator).
+template <class Key, class Acc, class KeyAt, class Fold>
+[[nodiscard]] folded_groups<Acc> fold_groups(threads t, std::size_t n, KeyAt&& key_at, const Acc& init,
+                                             Fold&& fold) {
+  const std::size_t parts = detail::part_count(t, n);
+  if (parts <= 1) return fold_groups<Key>(n, key_at, init, fold);
+  const auto rows = detail::split_rows_by_part<Key>(parts, n, key_at);
+  std::vector<folded_groups<Acc>> local(parts);
+  auto fold_part = [&](std::size_t p, std::size_t, std::size_t) {
+    const auto& mine = rows[p];
+    local[p] = fold_groups<Key>(
+        mine.size(), [&](std::size_t j) { return key_at(mine[j]); }, init,
+        [&](Acc& a, std::size_t j) { fold(a, mine[j]); });
+    for (auto& l : local[p].leaders) l = mine[l];  // the part's rows -> rows
+  };
+  detail::run_parts(parts, parts, fold_part);
+  std::vector<std::vector<std::uint32_t>> firsts(parts);
+  for (std::size_t p = 0; p < parts; ++p) firsts[p] = std::move(local[p].leaders);
+  std::vector<std::vector<group_id>> global;
+  folded_groups<Acc> out;
+  detail::merge_groups_by_first_row(firsts, global, out.leaders);
+  out.accumulators.resize(out.leaders.size(), init);
+  out.sizes.resize(out.leaders.size());
+  for (std::size_t p = 0; p < parts; ++p) {
+    for (std::size_t l = 0; l < global[p].size(); ++l) {
+      out.accumulators[global[p][l]] = std::move(local[p].accumulators[l]);
+      out.sizes[global[p][l]] = local[p].sizes[l];
+    }
   }
-  out.leaders_.reserve(groups);
-  std::vector<std::size_t> at(parts, 0);
-  for (std::size_t g = 0; g < groups; ++g) {
-    std::size_t best = parts;
-    for (std::size_t p = 0; p < parts; ++p)
-      if (at[p] < firsts[p].size() && (best == parts || firsts[p][at[p]] < firsts[best][at[best]])) best = p;
-    out.global_[best][at[best]] = static_cast<group_id>(g);
-    out.leaders_.push_back(firsts[best][at[best]++]);
+  return out;
+}
+
+/// The same with a `combine(into, from)` that merges two accumulators of
+/// one group, `into` holding its earlier rows and `from` its later ones
+/// (e.g. adds counts and integer sums). With few groups each thread then
+/// folds a contiguous range of rows into its own table and the tables are
+/// merged in range order (no split of the rows: each row is read once);
+/// with many groups the rows are split by key hash as above and `combine`
+/// is not called.
+template <class Key, class Acc, class KeyAt, class Fold, class Combine>
+[[nodiscard]] folded_groups<Acc> fold_groups(threads t, std::size_t n, KeyAt&& key_at, const Acc& init,
+                                             Fold&& fold, Combine&& combine) {
+  const std::size_t parts = detail::part_count(t, n);
+  if (parts <= 1) return fold_groups<Key>(n, key_at, init, fold);
+  {
+    arrangement<Key> sample;
+    sample.build_groups(std::min(n, arrangement<Key>::sample_rows), key_at);
+    if (!arrangement<Key>::template folds_in_table<Acc>(sample.estimated_group_count(n)))
+      return fold_groups<Key>(t, n, key_at, init, fold);
+  }
+  std::vector<arrangement<Key>> arr(parts);
+  std::vector<std::vector<Acc>> acc(parts);
+  auto fold_range = [&](std::size_t p, std::size_t b, std::size_t e) {
+    acc[p] = arr[p].fold_groups(
+        e - b, [&](std::size_t j) { return key_at(b + j); }, init, [&](Acc& a, std::size_t j) { fold(a, b + j); });
+  };
+  detail::run_parts(parts, n, fold_range);
+  // The parts' groups in part order, grouped once more: a key's first
+  // appearance over that list is its first appearance over the rows.
+  std::vector<std::size_t> offset(parts + 1, 0);
+  for (std::size_t p = 0; p < parts; ++p) offset[p + 1] = offset[p] + arr[p].group_count();
+  std::vector<std::size_t> part_of_entry(offset.back());
+  for (std::size_t p = 0; p < parts; ++p)
+    std::fill(part_of_entry.begin() + static_cast<std::ptrdiff_t>(offset[p]),
+              part_of_entry.begin() + static_cast<std::ptrdiff_t>(offset[p + 1]), p);
+  arrangement<Key> merged;
+  merged.build_groups(offset.back(), [&](std::size_t j) {
+    const std::size_t p = part_of_entry[j];
+    return std::optional<Key>(arr[p].group_key(static_cast<group_id>(j - offset[p])));
+  });
+  folded_groups<Acc> out;
+  out.accumulators.reserve(merged.group_count());
+  out.leaders.reserve(merged.group_count());
+  out.sizes.reserve(merged.group_count());
+  for (std::size_t p = 0; p < parts; ++p) {
+    const std::size_t b = detail::part_begin(n, parts, p);
+    for (std::size_t l = 0; l < acc[p].size(); ++l) {
+      const auto local = static_cast<group_id>(l);
+      const group_id g = merged.group_of_row(offset[p] + l);
+      const auto rows = static_cast<std::uint32_t>(arr[p].group_size(local));
+      if (g == out.accumulators.size()) {  // the group's first rows are in this part
+        out.accumulators.push_back(std::move(acc[p][l]));
+        out.leaders.push_back(static_cast<std::uint32_t>(b + arr[p].group_leader(local)));
+        out.sizes.push_back(rows);
+      } else {
+        combine(out.accumulators[g], std::move(acc[p][l]));
+        out.sizes[g] += rows;
+      }
+    }
   }
   return out;
 }

@@ -838,15 +838,19 @@ void fold_row(const X& item, std::optional<V>& acc, const Src& src, const MS& ms
   }
 }
 
+/// A group's aggregate value of result type `R` from its accumulator.
+template <class R, class V>
+R accumulated_value(std::optional<V>& acc) {
+  if constexpr (is_optional_v<R>) return std::move(acc);
+  else return std::move(*acc);  // every group has a row
+}
+
 /// The aggregate column of result type `R` from one accumulator per group.
 template <class R, class V>
 std::vector<R> accumulated_column(std::vector<std::optional<V>>& acc) {
   std::vector<R> v;
   v.reserve(acc.size());
-  for (auto& o : acc) {
-    if constexpr (is_optional_v<R>) v.push_back(std::move(o));
-    else v.push_back(std::move(*o));  // every group has a row
-  }
+  for (auto& o : acc) v.push_back(accumulated_value<R>(o));
   return v;
 }
 
@@ -867,36 +871,21 @@ std::vector<R> aggregate_values(const X& item, const Arr& arr, const Src& src, c
   }
 }
 
-/// An aggregate column over rows grouped by parts (`exec::group_rows(threads,
-/// ...)`): each part folds its own rows, in row order, on its own thread and
-/// writes its groups at their global ids. Every group sees its rows in the
-/// order one thread would, so sums are bit for bit those of one thread.
-template <class R, class Env, class X, class Key, class Src, class MS>
-std::vector<R> aggregate_values(const X& item, const exec::partitioned_groups<Key>& groups, const Src& src,
-                                const MS& ms) {
-  const std::size_t n_groups = groups.group_count();
-  if constexpr (std::is_same_v<X, count_t>) {
-    std::vector<R> v(n_groups);
-    for (std::size_t p = 0; p < groups.part_count(); ++p) {
-      const auto global = groups.global_ids(p);
-      for (std::size_t l = 0; l < global.size(); ++l)
-        v[global[l]] = static_cast<R>(groups.part(p).group_size(static_cast<exec::group_id>(l)));
-    }
-    return v;
-  } else {
-    using V = unwrap_optional_t<R>;
-    std::vector<std::optional<V>> all(n_groups);
-    auto fold_part = [&](std::size_t p, std::size_t, std::size_t) {
-      const auto& arr = groups.part(p);
-      const auto rows = groups.rows(p);
-      std::vector<std::optional<V>> acc(arr.group_count());
-      for (std::size_t j = 0; j < rows.size(); ++j) fold_row<Env>(item, acc[arr.group_of_row(j)], src, ms, rows[j]);
-      const auto global = groups.global_ids(p);
-      for (std::size_t l = 0; l < acc.size(); ++l) all[global[l]] = std::move(acc[l]);
-    };
-    exec::detail::run_parts(groups.part_count(), groups.part_count(), fold_part);
-    return accumulated_column<R>(all);
-  }
+/// The accumulator a grouped fold keeps for aggregate `X` of result type
+/// `R`: count() has none (the group sizes are its values).
+template <class X, class R>
+struct accumulator_of {
+  using type = std::optional<unwrap_optional_t<R>>;
+};
+template <class R>
+struct accumulator_of<count_t, R> {
+  using type = std::monostate;
+};
+
+/// Folds aggregate `item` at match row `r` into its accumulator.
+template <class Env, class X, class A, class Src, class MS>
+void fold_aggregate(const X& item, A& acc, const Src& src, const MS& ms, std::size_t r) {
+  if constexpr (!std::is_same_v<X, count_t>) fold_row<Env>(item, acc, src, ms, r);
 }
 
 template <class X>
@@ -913,9 +902,15 @@ struct groups_parallel<std::tuple<K...>, std::tuple<A...>>
     : std::bool_constant<(cannot_throw<typename K::value_type>::value && ...) &&
                          (aggregate_cannot_throw<typename A::value_type>::value && ...)> {};
 
-/// The grouped result of plan `P` over the final match set; rows are
-/// grouped on up to `t.count` threads when the keys and aggregates call no
-/// user function (same groups, same order, same values).
+/// The grouped result of plan `P` over the final match set.
+///
+/// When no key or aggregate calls a user function, the rows are grouped
+/// and every aggregate folded in one pass (`exec::fold_groups`), on up to
+/// `t.count` threads (rows split by key hash: same groups, same order, and
+/// each group folds its rows in row order, so sums are bit for bit those of
+/// one thread). Otherwise, on one thread, the keys are grouped first and
+/// each aggregate folded in a pass of its own: the exceptions come in the
+/// order of those passes.
 template <class P, class Src, std::size_t N>
 auto compute_groups(const P& p, const Src& src, const exec::match_set<N>& ms, exec::threads t = exec::threads{}) {
   using env = ms_env<plan_bindings_t<P>, Src>;
@@ -931,31 +926,58 @@ auto compute_groups(const P& p, const Src& src, const exec::match_set<N>& ms, ex
   using gk = group_key<keys_t, env>;
   auto key_at = [&](std::size_t r) -> std::optional<typename gk::type> { return gk::make(keys, env{&src, &ms, r}); };
   columns_state<table_type> st;
-  // Key columns: the value of each group's first row; aggregates: one pass each.
-  auto fill = [&](const auto& groups, std::span<const std::uint32_t> leaders) {
-    st.rows = groups.group_count();
+  using cols_t = decltype(st.cols);
+  // Key columns: the value of each group's first row.
+  auto fill_keys = [&](std::span<const std::uint32_t> leaders) {
     [&]<std::size_t... k>(std::index_sequence<k...>) {
-      ((std::get<k>(st.cols) = group_key_values<typename std::tuple_element_t<k, decltype(st.cols)>::value_type, env>(
+      ((std::get<k>(st.cols) = group_key_values<typename std::tuple_element_t<k, cols_t>::value_type, env>(
             std::get<k>(keys).value, src, ms, leaders)),
        ...);
     }(std::make_index_sequence<nk>{});
-    [&]<std::size_t... a>(std::index_sequence<a...>) {
-      ((std::get<nk + a>(st.cols) =
-            aggregate_values<typename std::tuple_element_t<nk + a, decltype(st.cols)>::value_type, env>(
-                std::get<a>(items).value, groups, src, ms)),
-       ...);
-    }(std::make_index_sequence<na>{});
   };
   if constexpr (groups_parallel<keys_t, items_t>::value) {
-    if (exec::detail::part_count(t, ms.rows) > 1) {
-      const auto groups = exec::group_rows<typename gk::type>(t, ms.rows, key_at);
-      fill(groups, groups.leaders());
-      return st;
-    }
+    using acc_t = decltype([]<std::size_t... a>(std::index_sequence<a...>) {
+      return std::tuple<typename accumulator_of<typename std::tuple_element_t<a, items_t>::value_type,
+                                                typename std::tuple_element_t<nk + a, cols_t>::value_type>::type...>{};
+    }(std::make_index_sequence<na>{}));
+    auto fold = [&](acc_t& acc, std::size_t r) {
+      [&]<std::size_t... a>(std::index_sequence<a...>) {
+        (fold_aggregate<env>(std::get<a>(items).value, std::get<a>(acc), src, ms, r), ...);
+      }(std::make_index_sequence<na>{});
+    };
+    auto folded = exec::detail::part_count(t, ms.rows) > 1
+                      ? exec::fold_groups<typename gk::type>(t, ms.rows, key_at, acc_t{}, fold)
+                      : exec::fold_groups<typename gk::type>(ms.rows, key_at, acc_t{}, fold);
+    st.rows = folded.group_count();
+    fill_keys(folded.leaders);
+    [&]<std::size_t... a>(std::index_sequence<a...>) {
+      (
+          [&] {
+            using R = typename std::tuple_element_t<nk + a, cols_t>::value_type;
+            auto& col = std::get<nk + a>(st.cols);
+            col.reserve(st.rows);
+            if constexpr (std::is_same_v<typename std::tuple_element_t<a, items_t>::value_type, count_t>) {
+              for (const std::uint32_t n : folded.sizes) col.push_back(static_cast<R>(n));
+            } else {
+              for (auto& acc : folded.accumulators) col.push_back(accumulated_value<R>(std::get<a>(acc)));
+            }
+          }(),
+          ...);
+    }(std::make_index_sequence<na>{});
+    return st;
+  } else {
+    (void)t;
+    const auto arr = exec::group_rows<typename gk::type>(ms.rows, key_at);
+    st.rows = arr.group_count();
+    fill_keys(exec::group_leaders(arr));
+    [&]<std::size_t... a>(std::index_sequence<a...>) {
+      ((std::get<nk + a>(st.cols) =
+            aggregate_values<typename std::tuple_element_t<nk + a, cols_t>::value_type, env>(
+                std::get<a>(items).value, arr, src, ms)),
+       ...);
+    }(std::make_index_sequence<na>{});
+    return st;
   }
-  const auto arr = exec::group_rows<typename gk::type>(ms.rows, key_at);
-  fill(arr, exec::group_leaders(arr));
-  return st;
 }
 
 /// Runs plan `p` on `src`: the final state `run` projects and `materialize` stores.
