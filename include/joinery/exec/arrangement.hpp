@@ -178,7 +178,8 @@ class arrangement {
     try {
       bool direct = false;
       if constexpr (detail::direct_addressable<Key>) direct = try_direct(n, key_at);
-      const bool folded = direct ? fold_direct(n, key_at, init, fold, acc, w) : fold_hashed(n, key_at, init, fold, acc, w);
+      const bool folded =
+          direct ? fold_direct(n, key_at, init, fold, acc, w) : fold_hashed(n, key_at, init, fold, acc, w);
       if (folded) {
         finish_fold();
         counters_ += w;
@@ -790,7 +791,6 @@ class arrangement {
     });
   }
 
-
   /// A batch of build rows: keys read and hashed, home slots prefetched.
   struct staged_keys {
     std::optional<Key> key[probe_batch];
@@ -917,13 +917,14 @@ class arrangement {
     auto stage = [&](staged_keys& st, std::size_t base, std::size_t cnt) {
       stage_keys(st, base, cnt, key_at, t_data);
     };
-    batched(head, n, buf, stage, [&](staged_keys& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
+    auto fold_batch = [&](staged_keys& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
       for (std::size_t t = 0; t < cnt; ++t) {
         if (!st.key[t]) continue;
         const std::size_t s = locate(std::move(*st.key[t]), slot_of(st.hash[t]), base + t);  // may move the table
         fold(t_data[s].acc, base + t);
       }
-    });
+    };
+    batched(head, n, buf, stage, fold_batch);
     keyed_ = keyed;
     w.inserts += keyed;
     w.comparisons += comparisons;
@@ -987,7 +988,8 @@ class arrangement {
   /// next batch is staged (keys read, hashed, slots prefetched) while the
   /// current one is resolved, in input order.
   template <class Staged, class Stage, class Resolve>
-  JOINERY_DETAIL_ALWAYS_INLINE static void batched(std::size_t from, std::size_t n, Staged (&buf)[2], Stage& stage, Resolve&& resolve) {
+  JOINERY_DETAIL_ALWAYS_INLINE static void batched(std::size_t from, std::size_t n, Staged (&buf)[2], Stage& stage,
+                                                   Resolve&& resolve) {
     constexpr std::size_t B = probe_batch;
     std::size_t base = from, cnt = std::min(B, n - from);
     if (cnt) stage(buf[0], base, cnt);
