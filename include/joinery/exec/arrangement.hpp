@@ -160,7 +160,9 @@ class arrangement {
   ///
   /// A group-by in one pass: while the hashed table stays within
   /// `fold_in_table_max_bytes`, each accumulator sits in its group's slot
-  /// (one cache line, prefetched with the slot, found with the key); a
+  /// (one cache line, prefetched with the slot, found with the key; the
+  /// table, and so the slots kept afterwards, at most 0.35 full where that
+  /// fits, 0.7 otherwise); a
   /// larger table keeps each row's group and folds in a second pass over
   /// the rows, whose independent accumulator reads overlap (measured
   /// faster beyond the cache). Afterwards `group_count`, `group_key`,
@@ -903,8 +905,13 @@ class arrangement {
     if (head < n && keyed > 0) {
       const std::size_t expected = estimated_group_count(n);
       if (!folds_in_table<Acc>(expected)) return false;
-      if (overloaded(expected, table.size())) {
-        grow_fold_table(table, detail::next_pow2(expected * 10 / 7 + 1), init);
+      // At most 0.35 full where that still fits the limit: the fold table
+      // lives only for the pass, and a sparser one walks less (10^5
+      // groups: 98 -> 80 ms, measured); else the usual 0.7.
+      std::size_t cap = detail::next_pow2(expected * 20 / 7 + 1);
+      if (cap * sizeof(fold_slot<Acc>) > fold_in_table_max_bytes) cap = detail::next_pow2(expected * 10 / 7 + 1);
+      if (cap > table.size()) {
+        grow_fold_table(table, cap, init);
         t_data = table.data();
         mask = mask_;
       }
