@@ -617,14 +617,23 @@ class arrangement {
 
   /// Rehashes into a table sized for `expected` keys at load <= 7/10.
   void rehash(std::size_t expected) {
-    detail::huge_page_vector<slot> old = std::move(slots_);
-    init_table(expected);
-    for (auto& sl : old) {
-      if (sl.group == no_group) continue;
-      std::size_t s = slot_of(hash_(sl.key));
-      while (slots_[s].group != no_group) s = (s + 1) & mask_;
-      group_slot_[sl.group] = static_cast<std::uint32_t>(s);
-      slots_[s] = std::move(sl);
+    rehash_table(slots_, detail::next_pow2(expected * 10 / 7 + 1), slot{}, [](slot& e) -> slot& { return e; });
+  }
+
+  /// Moves every occupied entry of `table` (`base(entry)` is its slot) into
+  /// a fresh table of `cap` entries (each `empty`), at its key's home slot
+  /// or the first free one after it, and records its new slot.
+  template <class T, class Base>
+  void rehash_table(detail::huge_page_vector<T>& table, std::size_t cap, const T& empty, Base base) {
+    detail::huge_page_vector<T> old = std::move(table);
+    set_capacity(cap);
+    table.assign(cap, empty);
+    for (T& e : old) {
+      if (base(e).group == no_group) continue;
+      std::size_t to = slot_of(hash_(base(e).key));
+      while (base(table[to]).group != no_group) to = (to + 1) & mask_;
+      group_slot_[base(e).group] = static_cast<std::uint32_t>(to);
+      table[to] = std::move(e);
     }
   }
 
@@ -979,16 +988,7 @@ class arrangement {
   /// Rehashes the fold's table into `cap` slots; each accumulator moves with its slot.
   template <class Acc>
   void grow_fold_table(detail::huge_page_vector<fold_slot<Acc>>& table, std::size_t cap, const Acc& init) {
-    detail::huge_page_vector<fold_slot<Acc>> old = std::move(table);
-    set_capacity(cap);
-    table.assign(cap, fold_slot<Acc>{slot{}, init});
-    for (fold_slot<Acc>& fs : old) {
-      if (fs.base.group == no_group) continue;
-      std::size_t to = slot_of(hash_(fs.base.key));
-      while (table[to].base.group != no_group) to = (to + 1) & mask_;
-      group_slot_[fs.base.group] = static_cast<std::uint32_t>(to);
-      table[to] = std::move(fs);
-    }
+    rehash_table(table, cap, fold_slot<Acc>{slot{}, init}, [](fold_slot<Acc>& e) -> slot& { return e.base; });
   }
 
   /// The batched loop of the build passes: rows [from, n) in batches; the
