@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <joinery/exec/arrangement.hpp>
@@ -364,4 +365,42 @@ TEST_CASE("joinery.exec.arrangement.unique_probe_without_guessing") {
   CHECK(same == m);
   CHECK(ordinary.comparisons == w.comparisons);
   CHECK(ordinary.emitted == w.emitted);
+}
+
+TEST_CASE("joinery.exec.arrangement.for_each_group_visits_groups_in_order") {
+  // Key i % 40 (scaled) at row i, NULL where i % 7 == 1: 40 groups (more
+  // than the stretch the hashed pass reads ahead). Keys 1, 8, 15, 22, 29
+  // and 36 are NULL at their first row, so they are founded one lap later
+  // (rows 41, 48, ..., 76) and come last.
+  std::vector<std::int64_t> order;
+  std::vector<row_pos> leaders;
+  for (std::int64_t m = 0; m < 40; ++m)
+    if (m % 7 != 1) order.push_back(m), leaders.push_back(static_cast<row_pos>(m));
+  for (std::int64_t m = 1; m < 40; m += 7) order.push_back(m), leaders.push_back(static_cast<row_pos>(m + 40));
+  for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
+    std::vector<opt> keys(200);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (i % 7 != 1) keys[i] = static_cast<std::int64_t>(i % 40) * scale;
+    auto a = build_of(keys);
+    CHECK(a.index_layout() == (scale == 1 ? layout::direct : layout::hashed));
+    std::vector<std::int64_t> seen_keys;
+    std::vector<row_pos> seen_leaders;
+    std::size_t next = 0;
+    a.for_each_group([&](jy::exec::group_id g, const std::int64_t& k, row_pos leader) {
+      CHECK(g == next++);
+      seen_keys.push_back(k / scale);
+      seen_leaders.push_back(leader);
+    });
+    CHECK(seen_keys == order);
+    CHECK(seen_leaders == leaders);
+  }
+  // The identity layout (row g holds key 100 + g) and an empty build.
+  auto id = build_of(std::vector<opt>{100, 101, 102});
+  REQUIRE(id.index_layout() == layout::identity);
+  std::vector<std::pair<std::int64_t, row_pos>> seen;
+  id.for_each_group([&](jy::exec::group_id, const std::int64_t& k, row_pos leader) { seen.emplace_back(k, leader); });
+  CHECK(seen == std::vector<std::pair<std::int64_t, row_pos>>{{100, 0}, {101, 1}, {102, 2}});
+  arrangement<std::int64_t> none;
+  none.build(0, [](std::size_t) { return opt{}; });
+  none.for_each_group([](jy::exec::group_id, const std::int64_t&, row_pos) { FAIL("an empty build has no group"); });
 }

@@ -278,6 +278,26 @@ class arrangement {
     if (!direct_layout()) return slots_[group_slot_[g]].first;
     return founders_.empty() ? positions_[g] : founders_[g];
   }
+  /// Visits every group in group order: `f(g, key, leader)`. The hashed
+  /// layout's slots are read a stretch of groups ahead (prefetched): its
+  /// groups sit at random slots, and a pass that waited on each one is
+  /// latency-bound beyond L2 (10^5 groups: about 10 ms).
+  template <class F>
+  void for_each_group(F&& f) const {
+    if (direct_layout()) {
+      for (std::size_t g = 0; g < groups_; ++g) {
+        const auto id = static_cast<group_id>(g);
+        f(id, keys_[g], group_leader(id));
+      }
+      return;
+    }
+    constexpr std::size_t ahead = 16;
+    for (std::size_t g = 0; g < groups_; ++g) {
+      if (g + ahead < groups_) detail::prefetch_read(slots_.data() + group_slot_[g + ahead]);
+      const slot& sl = slots_[group_slot_[g]];
+      f(static_cast<group_id>(g), sl.key, sl.first);
+    }
+  }
   /// Group of build row i (`no_group` for a row with a NULL key component),
   /// after `build` or `build_groups` (not `fold_groups`).
   [[nodiscard]] group_id group_of_row(std::size_t i) const noexcept {
@@ -769,7 +789,7 @@ class arrangement {
   void build_hashed(std::size_t n, KeyAt& key_at, work_counters& w) {
     bool mapped = false;
     // One build row: insert, and keep the row map once it exists.
-    auto put = [&](std::size_t i, std::optional<Key>& k, std::uint64_t h) {
+    auto put = [&](std::size_t i, Key* k, std::uint64_t h) {
       if (!k) {
         if (!mapped) start_row_map(n, i), mapped = true;
         row_group_[i] = no_group;
@@ -789,32 +809,39 @@ class arrangement {
     init_table(head);
     for (std::size_t i = 0; i < head; ++i) {
       std::optional<Key> k = key_at(i);
-      put(i, k, k ? hash_(*k) : 0);
+      put(i, k ? &*k : nullptr, k ? hash_(*k) : 0);
     }
     if (head < n && keyed_ > 0) presize(estimated_group_count(n));
     // The rest in batches (in input order).
     staged_keys buf[2];
     auto stage = [&](staged_keys& st, std::size_t base, std::size_t cnt) {
-      stage_keys(st, base, cnt, key_at, slots_.data());
+      stage_keys(st, base, cnt, key_at, slots_.data(), shift_, mask_);
     };
     batched(head, n, buf, stage, [&](staged_keys& st, std::size_t base, std::size_t cnt) {
-      for (std::size_t t = 0; t < cnt; ++t) put(base + t, st.key[t], st.hash[t]);
+      for (std::size_t t = 0; t < cnt; ++t) put(base + t, st.has[t] ? &st.key[t] : nullptr, st.hash[t]);
     });
   }
 
   /// A batch of build rows: keys read and hashed, home slots prefetched.
   struct staged_keys {
-    std::optional<Key> key[probe_batch];
+    Key key[probe_batch];
     std::uint64_t hash[probe_batch];
+    bool has[probe_batch];  // false: a NULL key
   };
-  /// Stages a batch; `table` is the slot array whose home slots are prefetched.
+  /// Stages a batch; `table` is the slot array whose home slots (`shift`,
+  /// `mask` as `slot_of`: a fold passes its own copies, which its
+  /// accumulator writes cannot alias) are prefetched.
   template <class KeyAt, class T>
-  void stage_keys(staged_keys& st, std::size_t base, std::size_t cnt, KeyAt& key_at, const T* table) const {
+  JOINERY_DETAIL_ALWAYS_INLINE void stage_keys(staged_keys& st, std::size_t base, std::size_t cnt, KeyAt& key_at,
+                                               const T* table, unsigned shift, std::size_t mask) const {
     for (std::size_t t = 0; t < cnt; ++t) {
-      st.key[t] = key_at(base + t);
-      if (!st.key[t]) continue;
-      st.hash[t] = hash_(*st.key[t]);
-      detail::prefetch_read(table + slot_of(st.hash[t]));
+      std::optional<Key> k = key_at(base + t);
+      st.has[t] = k.has_value();
+      if (!k) continue;
+      const std::uint64_t h = hash_(*k);
+      st.hash[t] = h;
+      st.key[t] = std::move(*k);
+      detail::prefetch_read(table + (static_cast<std::size_t>(h >> shift) & mask));
     }
   }
 
@@ -881,6 +908,7 @@ class arrangement {
     // compiler cannot tell apart from them (an int64 sum may alias a count).
     fold_slot<Acc>* t_data = table.data();
     std::size_t mask = mask_;
+    unsigned shift = shift_;
     std::uint64_t keyed = 0, comparisons = 0;
     // Row i (key k, home slot s) into its group, found or founded: its slot.
     auto locate = [&](Key&& k, std::size_t s, std::size_t i) JOINERY_DETAIL_ALWAYS_INLINE -> std::size_t {
@@ -891,6 +919,7 @@ class arrangement {
           s = found_group(table, std::move(k), s, i, init);
           t_data = table.data();  // the table may have grown
           mask = mask_;
+          shift = shift_;
           break;
         }
         ++comparisons;
@@ -923,6 +952,7 @@ class arrangement {
         grow_fold_table(table, cap, init);
         t_data = table.data();
         mask = mask_;
+        shift = shift_;
       }
       group_slot_.reserve(expected);
       founders_.reserve(expected);
@@ -931,12 +961,14 @@ class arrangement {
       if (head_groups[i] != no_group) fold(t_data[group_slot_[head_groups[i]]].acc, i);
     staged_keys buf[2];
     auto stage = [&](staged_keys& st, std::size_t base, std::size_t cnt) {
-      stage_keys(st, base, cnt, key_at, t_data);
+      stage_keys(st, base, cnt, key_at, t_data, shift, mask);
     };
     auto fold_batch = [&](staged_keys& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
       for (std::size_t t = 0; t < cnt; ++t) {
-        if (!st.key[t]) continue;
-        const std::size_t s = locate(std::move(*st.key[t]), slot_of(st.hash[t]), base + t);  // may move the table
+        if (!st.has[t]) continue;
+        // Home slot from the hash now: the table may have grown since the batch was staged.
+        const std::size_t home = static_cast<std::size_t>(st.hash[t] >> shift) & mask;
+        const std::size_t s = locate(std::move(st.key[t]), home, base + t);  // may move the table
         fold(t_data[s].acc, base + t);
       }
     };
@@ -955,7 +987,9 @@ class arrangement {
   void cut_out_slots(detail::huge_page_vector<fold_slot<Acc>>& table, std::vector<Acc>& acc) {
     acc.reserve(groups_);
     fold_sizes_.resize(groups_);
+    constexpr std::size_t ahead = 16;  // groups sit at random slots (see `for_each_group`)
     for (std::size_t g = 0; g < groups_; ++g) {
+      if (g + ahead < groups_) detail::prefetch_read(table.data() + group_slot_[g + ahead]);
       fold_slot<Acc>& fs = table[group_slot_[g]];
       acc.push_back(std::move(fs.acc));
       fold_sizes_[g] = fs.base.first;

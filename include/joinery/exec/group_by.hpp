@@ -32,7 +32,7 @@ template <class Key, class KeyAt>
 template <class Key, class Hash>
 [[nodiscard]] std::vector<std::uint32_t> group_leaders(const arrangement<Key, Hash>& arr) {
   std::vector<std::uint32_t> out(arr.group_count());
-  for (std::size_t g = 0; g < out.size(); ++g) out[g] = arr.group_leader(static_cast<group_id>(g));
+  arr.for_each_group([&](group_id g, const Key&, row_pos leader) { out[g] = leader; });
   return out;
 }
 
@@ -263,31 +263,33 @@ template <class Key, class Acc, class KeyAt, class Fold, class Combine>
   };
   detail::run_parts(parts, n, fold_range);
   // The parts' groups in part order, grouped once more: a key's first
-  // appearance over that list is its first appearance over the rows.
+  // appearance over that list is its first appearance over the rows. Keys
+  // and leaders are copied out in one prefetched pass per part.
   std::vector<std::size_t> offset(parts + 1, 0);
   for (std::size_t p = 0; p < parts; ++p) offset[p + 1] = offset[p] + arr[p].group_count();
-  std::vector<std::size_t> part_of_entry(offset.back());
-  for (std::size_t p = 0; p < parts; ++p)
-    std::fill(part_of_entry.begin() + static_cast<std::ptrdiff_t>(offset[p]),
-              part_of_entry.begin() + static_cast<std::ptrdiff_t>(offset[p + 1]), p);
+  std::vector<Key> keys(offset.back());
+  std::vector<std::uint32_t> leaders(offset.back());
+  for (std::size_t p = 0; p < parts; ++p) {
+    const std::size_t b = detail::part_begin(n, parts, p);
+    arr[p].for_each_group([&](group_id l, const Key& k, row_pos leader) {
+      keys[offset[p] + l] = k;
+      leaders[offset[p] + l] = static_cast<std::uint32_t>(b + leader);
+    });
+  }
   arrangement<Key> merged;
-  merged.build_groups(offset.back(), [&](std::size_t j) {
-    const std::size_t p = part_of_entry[j];
-    return std::optional<Key>(arr[p].group_key(static_cast<group_id>(j - offset[p])));
-  });
+  merged.build_groups(keys.size(), [&](std::size_t j) { return std::optional<Key>(keys[j]); });
   folded_groups<Acc> out;
   out.accumulators.reserve(merged.group_count());
   out.leaders.reserve(merged.group_count());
   out.sizes.reserve(merged.group_count());
   for (std::size_t p = 0; p < parts; ++p) {
-    const std::size_t b = detail::part_begin(n, parts, p);
     for (std::size_t l = 0; l < acc[p].size(); ++l) {
       const auto local = static_cast<group_id>(l);
       const group_id g = merged.group_of_row(offset[p] + l);
       const auto rows = static_cast<std::uint32_t>(arr[p].group_size(local));
       if (g == out.accumulators.size()) {  // the group's first rows are in this part
         out.accumulators.push_back(std::move(acc[p][l]));
-        out.leaders.push_back(static_cast<std::uint32_t>(b + arr[p].group_leader(local)));
+        out.leaders.push_back(leaders[offset[p] + l]);
         out.sizes.push_back(rows);
       } else {
         combine(out.accumulators[g], std::move(acc[p][l]));
