@@ -404,3 +404,23 @@ TEST_CASE("joinery.exec.arrangement.for_each_group_visits_groups_in_order") {
   none.build(0, [](std::size_t) { return opt{}; });
   none.for_each_group([](jy::exec::group_id, const std::int64_t&, row_pos) { FAIL("an empty build has no group"); });
 }
+
+TEST_CASE("joinery.exec.arrangement.estimated_group_count_from_a_sample") {
+  // 100 sampled rows, every other one NULL, the others distinct: 1000 rows
+  // are expected to hold 500 keyed rows, hence at most 500 groups.
+  std::vector<opt> half_null(100);
+  for (std::size_t i = 0; i < half_null.size(); i += 2) half_null[i] = static_cast<std::int64_t>(i) * 1000003;
+  arrangement<std::int64_t> a;
+  a.build_groups(half_null.size(), [&](std::size_t i) { return half_null[i]; });
+  CHECK(a.estimated_group_count(1000) == 500);
+  // No NULL, all distinct: every row a group.
+  std::vector<opt> distinct(100);
+  for (std::size_t i = 0; i < distinct.size(); ++i) distinct[i] = static_cast<std::int64_t>(i) * 1000003;
+  a.build_groups(distinct.size(), [&](std::size_t i) { return distinct[i]; });
+  CHECK(a.estimated_group_count(1000) == 1000);
+  // 100 rows over 10 keys: 90 repeats, d + s^2/(2r) = 10 + 10000/180 = 65, below the 1000 keyed rows.
+  std::vector<opt> ten(100);
+  for (std::size_t i = 0; i < ten.size(); ++i) ten[i] = static_cast<std::int64_t>(i % 10) * 1000003;
+  a.build_groups(ten.size(), [&](std::size_t i) { return ten[i]; });
+  CHECK(a.estimated_group_count(1000) == 65);
+}

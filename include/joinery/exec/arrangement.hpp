@@ -209,10 +209,10 @@ class arrangement {
 
   /// The number of groups `n` rows will have, estimated from a build of
   /// their first rows (a sample): repeats among s sampled rows of G equally
-  /// likely keys are about s^2/(2G).
+  /// likely keys are about s^2/(2G); without repeats, every keyed row (the
+  /// sample's share of them: a row with a NULL key founds no group).
   [[nodiscard]] std::size_t estimated_group_count(std::size_t n) const noexcept {
-    const std::size_t d = groups_, repeats = keyed_ - d;
-    return repeats == 0 ? n : std::min(n, d + keyed_ * keyed_ / (2 * repeats));
+    return estimate_groups(n, built_);
   }
   /// True when `fold_groups` keeps accumulators of type `Acc` for `groups`
   /// groups in its table (one pass; see `fold_in_table_max_bytes`).
@@ -230,6 +230,13 @@ class arrangement {
   [[nodiscard]] bool has_rows() const noexcept { return unique_ || !positions_.empty() || keyed_ == 0; }
 
  private:
+  /// `estimated_group_count` from the first `sampled` of the `n` rows.
+  [[nodiscard]] std::size_t estimate_groups(std::size_t n, std::size_t sampled) const noexcept {
+    const std::size_t keyed = sampled == 0 ? n : n / sampled * keyed_ + n % sampled * keyed_ / sampled;
+    const std::size_t d = groups_, repeats = keyed_ - d;
+    return repeats == 0 ? keyed : std::min(keyed, d + keyed_ * keyed_ / (2 * repeats));
+  }
+
   template <class KeyAt>
   void build_impl(std::size_t n, KeyAt& key_at, bool with_rows) {
     clear();
@@ -818,7 +825,7 @@ class arrangement {
       std::optional<Key> k = key_at(i);
       put(i, k ? &*k : nullptr, k ? hash_(*k) : 0);
     }
-    if (head < n && keyed_ > 0) presize(estimated_group_count(n));
+    if (head < n && keyed_ > 0) presize(estimate_groups(n, head));
     // The rest in batches (in input order).
     staged_keys buf[2];
     auto stage = [&](staged_keys& st, std::size_t base, std::size_t cnt) {
@@ -972,7 +979,7 @@ class arrangement {
     }
     keyed_ = keyed;
     if (head < n && keyed > 0) {
-      const std::size_t expected = estimated_group_count(n);
+      const std::size_t expected = estimate_groups(n, head);
       if (!folds_in_table<Acc>(expected)) return false;
       // At most 0.35 full where that still fits the limit: the fold table
       // lives only for the pass, and a sparser one walks less (10^5
