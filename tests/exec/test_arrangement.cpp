@@ -242,6 +242,7 @@ TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
   const auto a = build_of(build_keys);
   REQUIRE(a.index_layout() == layout::hashed);
   REQUIRE(a.has_filter());
+  CHECK(a.filter_size_bits() == std::size_t{1} << 23);  // 8 bits per key, a power of two
   // The same build without positions (group-by, cardinality checks) has no filter.
   arrangement<std::int64_t> g;
   g.build_groups(n, [&](std::size_t i) { return build_keys[i]; });
@@ -297,6 +298,24 @@ TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
       },
       w);
   CHECK(found_all == n);
+
+  // A sample that underestimates the keys (its 4096 rows hold 4085 keys:
+  // 11 repeats, so about 766k keys are expected): the table is
+  // presized beyond the limit and its filter set as the keys arrive, sized
+  // for the estimate; 1.4M keys arrive, and the filter is rebuilt for them.
+  std::vector<opt> more(1'400'000);
+  for (std::size_t i = 0; i < more.size(); ++i)
+    more[i] = static_cast<std::int64_t>((i < 4096 ? i % 4085 : i) * 2 * 1000003 + 7);
+  arrangement<std::int64_t> under;
+  under.build_groups(4096, [&](std::size_t i) { return more[i]; });
+  REQUIRE(under.estimated_group_count(more.size()) > 700'000);
+  REQUIRE(under.estimated_group_count(more.size()) < 1'000'000);
+  const auto b = build_of(more);
+  REQUIRE(b.group_count() == more.size() - 11);
+  CHECK(b.filter_size_bits() == std::size_t{1} << 24);
+  std::size_t missed = 0;
+  for (std::size_t i = 0; i < more.size(); i += 97) missed += b.find(*more[i]) == no_group;
+  CHECK(missed == 0);
 }
 
 TEST_CASE("joinery.exec.arrangement.unique_probe_without_guessing") {
