@@ -251,13 +251,11 @@ class arrangement {
     }
     finish_groups(n, with_rows);
     // The filter was set key by key if the presized table was already
-    // beyond the limit; it is built from the slots if not, or if the
-    // sample's estimate made it too small for the final key count.
-    if (with_rows && !direct && slots_.size() * sizeof(slot) > filter_min_table_bytes) {
-      if (filter_.empty() || filter_bits(groups_) > filter_mask_ + 1) build_filter();
-    } else {
-      drop_filter();
-    }
+    // beyond the limit (`start_filter`); it is built from the slots if not,
+    // or if the sample's estimate made it too small for the final key count.
+    if (with_rows && !direct && slots_.size() * sizeof(slot) > filter_min_table_bytes &&
+        (filter_.empty() || filter_bits(groups_) > filter_mask_ + 1))
+      build_filter();
     counters_ += w;
   }
 
@@ -596,10 +594,6 @@ class arrangement {
     filter_mask_ = bits - 1;
     for (const slot& sl : slots_)
       if (sl.group != no_group) set_filter_bit(hash_(sl.key));
-  }
-  void drop_filter() noexcept {
-    filter_.clear();
-    filter_mask_ = 0;
   }
 
   [[nodiscard]] std::size_t slot_of(std::uint64_t h) const noexcept {
