@@ -84,15 +84,7 @@ inline void prefetch_read(const void* p) noexcept {
   (void)p;
 #endif
 }
-/// Write prefetch (the line is fetched to be written; no effect on semantics).
-inline void prefetch_write(const void* p) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(p, 1, 3);
-#else
-  (void)p;
-#endif
-}
-/// The same as `prefetch_read`, into the outer caches only: for more lines than L1 holds.
+/// The same, into the outer caches only: for more lines than L1 holds.
 /// On x86 an asm statement: GCC's interprocedural passes count a function
 /// whose only statements are `__builtin_prefetch` as having no effect, and
 /// delete calls to it.
@@ -941,7 +933,7 @@ class arrangement {
     std::size_t i = 0;
     for (; i < lead; ++i) {
       const group_id later = group[i + ahead];
-      detail::prefetch_write(acc.data() + (later == no_group ? 0 : later));
+      detail::prefetch_read(acc.data() + (later == no_group ? 0 : later));
       if (group[i] != no_group) fold(acc[group[i]], i);
     }
     for (; i < n; ++i)
