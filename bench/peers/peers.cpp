@@ -26,6 +26,7 @@
 #include <joinery/exec/arrangement.hpp>
 #include <joinery/exec/equi_join.hpp>
 #include <joinery/exec/group_by.hpp>
+#include <joinery/exec/prefetch_build.hpp>
 #include <joinery/exec/threads.hpp>
 #include <joinery/plan/relational.hpp>
 
@@ -173,17 +174,28 @@ answer jy_count_sum(const table2& f, const table2& d, unsigned threads) {
   arr.build(d.size(), key_of(d));
   const bool build_side = K == ex::join_kind::inner || K == ex::join_kind::left;
   const table2* val = build_side ? &d : &f;
+  // A left join's sink has the build side's v prefetched as it is handed
+  // its pairs (`prefetch_build`; nothing held back below 1 MiB of values).
+  // An inner join's reads overlap without it (measured slower wrapped).
+  auto sink_for = [&] {
+    if constexpr (K == ex::join_kind::left) return ex::prefetch_build(cs_sink{val, true}, d.v);
+    else return cs_sink{val, K == ex::join_kind::inner};
+  };
+  auto totals = [](const auto& s) -> const cs_sink& {
+    if constexpr (requires { s.base(); }) return s.base();
+    else return s;
+  };
   if (threads <= 1) {
-    cs_sink s{val, build_side};
+    auto s = sink_for();
     ex::probe<K>(arr, f.size(), key_of(f), always, s);
-    return {s.count, s.sum};
+    return {totals(s).count, totals(s).sum};
   }
   auto parts = ex::probe_parts<K>(ex::threads(threads), arr, f.size(), key_of(f), always,
-                                  [&](std::size_t) { return cs_sink{val, build_side}; });
+                                  [&](std::size_t) { return sink_for(); });
   answer a;
   for (const auto& p : parts) {
-    a.a += p.count;
-    a.b += p.sum;
+    a.a += totals(p).count;
+    a.b += totals(p).sum;
   }
   return a;
 }

@@ -10,7 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include <joinery/core/inline.hpp>
 #include <joinery/exec/arrangement.hpp>
+#include <joinery/exec/prefetch_build.hpp>
 #include <joinery/exec/threads.hpp>
 
 namespace joinery::exec {
@@ -44,6 +46,50 @@ template <join_kind Kind, class Accept, class Emit>
     if (!any) emit(i, unmatched);
   }
 }
+
+template <class E>
+inline constexpr bool is_prefetched_emit = false;
+template <class Emit, class... T>
+inline constexpr bool is_prefetched_emit<prefetched_emit<Emit, T...>> = true;
+
+/// Rows [begin, end) probed into a `prefetched_emit`: each pair goes to the
+/// bare emit `prefetch_depth` pairs after its values were prefetched. The
+/// held pairs are locals of this frame, not members of the emit (memory the
+/// compiler must keep up to date when the loop is not inlined), and they
+/// are held after `emit_row`: held before it, its branch on each row's
+/// outcome no longer followed the probe's own and mispredicted apart.
+template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
+JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key, Hash>& build, std::size_t begin,
+                                                          std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
+                                                          work_counters& w) {
+  auto& bare = emit.base();
+  const auto& values = emit.values();
+  struct held_pair {
+    std::size_t i = 0, j = 0;
+  };
+  held_pair held[prefetch_depth];
+  std::size_t next = 0, count = 0;
+  auto hold = [&](std::size_t i, std::size_t j) {
+    if (!values.active) {  // every column fits in cache: straight through
+      bare(i, j);
+      return;
+    }
+    // An unmatched row prefetches the first value: no branch on a coin toss.
+    values.prefetch(j == unmatched ? 0 : j);
+    held_pair& h = held[next];
+    if (count == prefetch_depth) bare(h.i, h.j);
+    else ++count;
+    h = {i, j};
+    next = (next + 1) & (prefetch_depth - 1);
+  };
+  build.probe_rows(
+      begin, end, key_at,
+      [&](std::size_t i, std::span<const row_pos> candidates) { emit_row<Kind>(i, candidates, accept, hold); }, w);
+  for (; count != 0; --count) {
+    const held_pair& h = held[(next - count) & (prefetch_depth - 1)];
+    bare(h.i, h.j);
+  }
+}
 }  // namespace detail
 
 /// Probes `build` with rows [0, n_probe) of the other side.
@@ -52,17 +98,24 @@ template <join_kind Kind, class Accept, class Emit>
 ///   being emitted (batched, prefetched probe);
 /// * `accept(i, j)`: the residual condition on a candidate pair (true when none);
 /// * `emit(i, j)`: receives the match set in canonical order; j is `unmatched`
-///   for a left join's unmatched row and for semi/anti output rows.
+///   for a left join's unmatched row and for semi/anti output rows. An emit
+///   that reads build-side values at j while hits and misses come at random
+///   (a left join's) runs faster as `prefetch_build(emit, columns...)`
+///   (prefetch_build.hpp).
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 void probe(const arrangement<Key, Hash>& build, std::size_t n_probe, KeyAt&& key_at, Accept&& accept,
            Emit&& emit) {
   work_counters w;
-  build.probe_rows(
-      0, n_probe, key_at,
-      [&](std::size_t i, std::span<const row_pos> candidates) {
-        detail::emit_row<Kind>(i, candidates, accept, emit);
-      },
-      w);
+  if constexpr (detail::is_prefetched_emit<std::remove_cvref_t<Emit>>) {
+    detail::probe_prefetched<Kind>(build, 0, n_probe, key_at, accept, emit, w);
+  } else {
+    build.probe_rows(
+        0, n_probe, key_at,
+        [&](std::size_t i, std::span<const row_pos> candidates) {
+          detail::emit_row<Kind>(i, candidates, accept, emit);
+        },
+        w);
+  }
   build.add_work(w);
 }
 
@@ -90,12 +143,16 @@ auto probe_parts(threads t, const arrangement<Key, Hash>& build, std::size_t n_p
   for (std::size_t p = 0; p < parts; ++p) state.push_back(part_state{make_sink(p)});
   auto part = [&](std::size_t p, std::size_t begin, std::size_t end) {
     sink_t& sink = state[p].sink;
-    build.probe_rows(
-        begin, end, key_at,
-        [&](std::size_t i, std::span<const row_pos> candidates) {
-          detail::emit_row<Kind>(i, candidates, accept, sink);
-        },
-        state[p].work);
+    if constexpr (detail::is_prefetched_emit<sink_t>) {
+      detail::probe_prefetched<Kind>(build, begin, end, key_at, accept, sink, state[p].work);
+    } else {
+      build.probe_rows(
+          begin, end, key_at,
+          [&](std::size_t i, std::span<const row_pos> candidates) {
+            detail::emit_row<Kind>(i, candidates, accept, sink);
+          },
+          state[p].work);
+    }
   };
   detail::run_parts(parts, n_probe, part);
   std::vector<sink_t> sinks;
@@ -127,8 +184,23 @@ void probe(threads t, const arrangement<Key, Hash>& build, std::size_t n_probe, 
     return sink{};
   };
   auto parts = probe_parts<Kind>(t, build, n_probe, key_at, accept, make);
-  for (auto& s : parts)
-    for (const auto& [i, j] : s.out) emit(i, j);
+  if constexpr (detail::is_prefetched_emit<std::remove_cvref_t<Emit>>) {
+    // The pairs are known: prefetch the values of the pair `prefetch_depth` ahead.
+    auto& bare = emit.base();
+    const bool ahead = emit.prefetching();
+    for (const auto& s : parts) {
+      for (std::size_t k = 0; k < s.out.size(); ++k) {
+        if (ahead && k + prefetch_depth < s.out.size()) {
+          const std::size_t j = s.out[k + prefetch_depth].second;
+          emit.values().prefetch(j == unmatched ? 0 : j);
+        }
+        bare(s.out[k].first, s.out[k].second);
+      }
+    }
+  } else {
+    for (auto& s : parts)
+      for (const auto& [i, j] : s.out) emit(i, j);
+  }
 }
 
 /// A join whose condition has no equality key at all: the nested loop the user

@@ -40,6 +40,7 @@
 #include <joinery/exec/equi_join.hpp>
 #include <joinery/exec/group_by.hpp>
 #include <joinery/exec/match_set.hpp>
+#include <joinery/exec/prefetch_build.hpp>
 #include <joinery/exec/threads.hpp>
 #include <joinery/expr/eval.hpp>
 #include <joinery/expr/expression.hpp>
@@ -601,11 +602,6 @@ struct projection_items_of<P, Src, type_list<Items...>> {
     }
   }
 
-  /// Column size from which a streamed chunk prefetches the joined tables'
-  /// projected values (about a core's L2: below it they stay in cache, and
-  /// the prefetch loop only costs).
-  static constexpr std::size_t prefetch_min_column_bytes = std::size_t{1} << 20;
-
   /// Prefetches, for every item that is a column of a joined table (not the
   /// first, which is read in order), its values at the positions of `ms`, so
   /// reading the chunk's rows does not wait on each random gather. No effect
@@ -621,7 +617,8 @@ struct projection_items_of<P, Src, type_list<Items...>> {
       if constexpr (b::index > 0) {
         constexpr std::size_t c = column_index<T>(X::name.view());
         const auto& v = src.template get<T>().template column_at<c>();
-        if (v.size() * sizeof(v[0]) < prefetch_min_column_bytes) return;
+        // Below this size the values stay in cache and the prefetch loop only costs.
+        if (v.size() * sizeof(v[0]) < exec::prefetch_min_column_bytes) return;
         const std::uint32_t* pos = ms.pos[b::index].data();
         // A left join's missing row prefetches the first value: no branch on a coin toss.
         for (std::size_t r = 0; r < ms.rows; ++r)
