@@ -4,6 +4,7 @@
 // NaN, -0.0, dense and sparse integers (both layouts), strings and empty sides.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -16,6 +17,7 @@
 
 #include <joinery/core/key.hpp>
 #include <joinery/exec/equi_join.hpp>
+#include <joinery/exec/prefetch_build.hpp>
 #include <joinery/exec/threads.hpp>
 
 namespace jy = joinery;
@@ -49,6 +51,13 @@ void check_kind(const std::vector<std::optional<V>>& l, const std::vector<std::o
                [&](std::size_t i, std::size_t j) { threaded.emplace_back(i, j); });
   REQUIRE(serial == expect);
   REQUIRE(threaded == expect);
+  // The same through `prefetch_build`, with a column large enough that pairs are held back.
+  static const std::vector<std::int64_t> values(std::size_t{1} << 17);
+  pairs held_back;
+  auto w = ex::prefetch_build([&](std::size_t i, std::size_t j) { held_back.emplace_back(i, j); }, values);
+  REQUIRE(w.prefetching());
+  ex::probe<K>(a, l.size(), key_of(l), accept, w);
+  REQUIRE(held_back == expect);
 }
 
 template <class V, class Gen>
@@ -214,5 +223,12 @@ TEST_CASE("joinery.exec.property.large_builds_match_a_map_reference") {
       for (auto j : it->second) expect.emplace_back(i, j);
     }
     REQUIRE(got == expect);
+    // And with the build's values prefetched (held back from 2^17 int64s).
+    std::vector<std::int64_t> values(std::max(n, std::size_t{1} << 17));
+    pairs held_back;
+    ex::probe<ex::join_kind::inner>(
+        a, p.size(), [&](std::size_t i) { return p[i]; }, [](std::size_t, std::size_t) { return true; },
+        ex::prefetch_build([&](std::size_t i, std::size_t j) { held_back.emplace_back(i, j); }, values));
+    REQUIRE(held_back == expect);
   }
 }

@@ -21,7 +21,7 @@
 namespace joinery::exec {
 
 /// Column size from which a probe prefetches the build-side values its emit
-/// reads (about a core's L2: below it they stay in cache, and holding rows
+/// reads (about a core's L2: below it they stay in cache, and holding pairs
 /// back only costs).
 inline constexpr std::size_t prefetch_min_column_bytes = std::size_t{1} << 20;
 
@@ -67,7 +67,7 @@ class prefetched_emit {
   [[nodiscard]] Emit& base() noexcept { return emit_; }
   [[nodiscard]] const Emit& base() const noexcept { return emit_; }
   /// False when every column is small enough to stay in cache: the probe
-  /// then hands each row over at once, as for the bare emit.
+  /// then hands each pair over at once, as to the bare emit.
   [[nodiscard]] bool prefetching() const noexcept { return values_.active; }
   /// What the probe loop prefetches at a match.
   [[nodiscard]] const detail::value_prefetch<T...>& values() const noexcept { return values_; }
@@ -80,7 +80,7 @@ class prefetched_emit {
 /// Wraps `emit` (kept by reference when it is an lvalue, moved in
 /// otherwise) with the build-side columns it reads at build row j
 /// (contiguous, indexed by build row), for a probe to prefetch
-/// `prefetch_depth` rows before the emit sees j. Without a column of at
+/// `prefetch_depth` pairs before the emit sees j. Without a column of at
 /// least `prefetch_min_column_bytes` nothing is held back. The columns must
 /// outlive the probe.
 template <class Emit, std::ranges::contiguous_range C, std::ranges::contiguous_range... Cs>
