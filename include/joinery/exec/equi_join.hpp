@@ -54,10 +54,9 @@ inline constexpr bool is_prefetched_emit<prefetched_emit<Emit, T...>> = true;
 
 /// Rows [begin, end) probed into a `prefetched_emit`: each pair goes to the
 /// bare emit `prefetch_depth` pairs after its values were prefetched. The
-/// held pairs are locals of this frame, not members of the emit (memory the
-/// compiler must keep up to date when the loop is not inlined), and they
-/// are held after `emit_row`: held before it, its branch on each row's
-/// outcome no longer followed the probe's own and mispredicted apart.
+/// pairs are held after `emit_row`: held before it, its branch on each
+/// row's outcome no longer followed the probe's own and mispredicted apart
+/// (measured alternatives in docs/performance.md).
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key, Hash>& build, std::size_t begin,
                                                           std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
