@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include <joinery/exec/equi_join.hpp>
+#include <joinery/exec/threads.hpp>
 
 namespace jy = joinery;
 namespace ex = jy::exec;
@@ -73,6 +75,63 @@ TEST_CASE("joinery.exec.probe.many_rows_cross_prefetch_windows") {
     if (probe[i] && *probe[i] / 1000003 < static_cast<std::int64_t>(m))
       expect.emplace_back(i, static_cast<std::size_t>(*probe[i] / 1000003));
   CHECK(run<ex::join_kind::inner>(probe, build) == expect);
+}
+
+TEST_CASE("joinery.exec.probe.semi_anti_keep_rows_across_batches") {
+  // Kept rows go to the emit in batches of `kept_batch`: thousands of rows,
+  // hit or miss at random, on a unique build (one candidate per row) and on
+  // one with duplicate keys, with a residual; every kept row once, in order.
+  const std::size_t n = 5000;
+  std::mt19937 rng(7);
+  std::vector<opt> probe(n), unique_build(400), dup_build(400);
+  for (std::size_t j = 0; j < unique_build.size(); ++j) {
+    unique_build[j] = static_cast<std::int64_t>(j) * 1000003;
+    dup_build[j] = static_cast<std::int64_t>(j % 150) * 1000003;
+  }
+  for (auto& k : probe) k = rng() % 10 == 0 ? opt{} : opt(static_cast<std::int64_t>(rng() % 800) * 1000003);
+  auto accept = +[](std::size_t i, std::size_t j) { return (i + j) % 3 != 0; };
+  for (const auto* build : {&unique_build, &dup_build}) {
+    pairs semi, anti;
+    for (std::size_t i = 0; i < n; ++i) {
+      bool any = false;
+      for (std::size_t j = 0; j < build->size(); ++j)
+        any = any || (probe[i] && (*build)[j] == probe[i] && accept(i, j));
+      (any ? semi : anti).emplace_back(i, U);
+    }
+    REQUIRE(semi.size() > 3 * ex::detail::kept_batch);
+    REQUIRE(anti.size() > 3 * ex::detail::kept_batch);
+    CHECK(run<ex::join_kind::semi>(probe, *build, accept) == semi);
+    CHECK(run<ex::join_kind::anti>(probe, *build, accept) == anti);
+
+    ex::arrangement<std::int64_t> a;
+    a.build(build->size(), [&](std::size_t j) { return (*build)[j]; });
+    pairs threaded;
+    ex::probe<ex::join_kind::semi>(
+        ex::threads(2, 1), a, n, [&](std::size_t i) { return probe[i]; }, accept,
+        [&](std::size_t i, std::size_t j) { threaded.emplace_back(i, j); });
+    CHECK(threaded == semi);
+  }
+}
+
+TEST_CASE("joinery.exec.probe.semi_emit_exception_stops_at_the_throwing_row") {
+  // The emit throws at the 200th kept row (inside the second batch): the
+  // rows before it were emitted, in order, and no row after it.
+  std::vector<opt> build, probe;
+  for (std::int64_t k = 0; k < 10; ++k) build.emplace_back(k);
+  for (std::size_t i = 0; i < 1000; ++i) probe.emplace_back(static_cast<std::int64_t>(i % 20));
+  ex::arrangement<std::int64_t> a;
+  a.build(build.size(), [&](std::size_t j) { return build[j]; });
+  std::vector<std::size_t> seen;
+  CHECK_THROWS_AS(ex::probe<ex::join_kind::semi>(
+                      a, probe.size(), [&](std::size_t i) { return probe[i]; },
+                      [](std::size_t, std::size_t) { return true; },
+                      [&](std::size_t i, std::size_t) {
+                        if (seen.size() == 199) throw std::runtime_error("stop");
+                        seen.push_back(i);
+                      }),
+                  std::runtime_error);
+  REQUIRE(seen.size() == 199);
+  for (std::size_t k = 0; k < seen.size(); ++k) CHECK(seen[k] == (k / 10) * 20 + k % 10);
 }
 
 TEST_CASE("joinery.exec.probe.counts_work") {

@@ -24,6 +24,13 @@ enum class join_kind { inner, left, semi, anti };
 inline constexpr std::size_t unmatched = static_cast<std::size_t>(-1);
 
 namespace detail {
+/// The candidate of a row with at most one, read without a branch on
+/// whether there is one (row 0 when there is none).
+[[gnu::always_inline]] inline std::size_t only_candidate(std::span<const row_pos> candidates) noexcept {
+  static constexpr row_pos none = 0;
+  return *(candidates.empty() ? &none : candidates.data());
+}
+
 /// What one probe row emits, given its candidate build rows (shared by the
 /// serial and the threaded probe so both emit exactly the same sequence).
 template <join_kind Kind, class Accept, class Emit>
@@ -47,17 +54,70 @@ template <join_kind Kind, class Accept, class Emit>
   }
 }
 
+/// Whether a semi (anti) join outputs probe row i: some (no) candidate is accepted.
+template <join_kind Kind, class Accept>
+[[gnu::always_inline]] inline bool keeps_row(std::size_t i, std::span<const row_pos> candidates, Accept& accept) {
+  static_assert(Kind == join_kind::semi || Kind == join_kind::anti);
+  bool any = false;
+  if (candidates.size() <= 1) {
+    any = !candidates.empty() && accept(i, only_candidate(candidates));
+  } else {
+    for (row_pos j : candidates) {
+      if (accept(i, static_cast<std::size_t>(j))) {
+        any = true;
+        break;
+      }
+    }
+  }
+  return Kind == join_kind::semi ? any : !any;
+}
+
+/// Probe rows a semi or anti join collects before handing them to the emit.
+inline constexpr std::size_t kept_batch = 128;
+
 template <class E>
 inline constexpr bool is_prefetched_emit = false;
 template <class Emit, class... T>
 inline constexpr bool is_prefetched_emit<prefetched_emit<Emit, T...>> = true;
+
+/// The callers of `probe_range`, told apart so that each gets its own
+/// instantiation: one shared by the serial and the threaded probe was
+/// compiled out of line, with the emit's state in memory.
+struct serial_probe_site {};
+struct part_probe_site {};
+
+/// Rows [begin, end) of a semi or anti join. Whether a row is kept is
+/// stored without a branch (its number is written, the count advanced by
+/// the outcome), and the kept rows go to the emit `kept_batch` at a time, in
+/// order: a branch per row on a coin toss mispredicts half the time. If the
+/// emit throws, the rows still collected are not emitted.
+template <join_kind Kind, class Site, class Key, class Hash, class KeyAt, class Accept, class Emit>
+JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept(const arrangement<Key, Hash>& build, std::size_t begin,
+                                                    std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
+                                                    work_counters& w) {
+  std::size_t kept[kept_batch];
+  std::size_t n = 0;
+  auto hand_over = [&] {
+    for (std::size_t k = 0; k < n; ++k) emit(kept[k], unmatched);
+    n = 0;
+  };
+  build.template probe_rows</*OutcomeStored=*/true>(
+      begin, end, key_at,
+      [&](std::size_t i, std::span<const row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
+        kept[n] = i;
+        n += keeps_row<Kind>(i, candidates, accept);
+        if (n == kept_batch) hand_over();
+      },
+      w);
+  hand_over();
+}
 
 /// Rows [begin, end) probed into a `prefetched_emit`: each pair goes to the
 /// bare emit `prefetch_depth` pairs after its values were prefetched. The
 /// pairs are held after `emit_row`: held before it, its branch on each
 /// row's outcome no longer followed the probe's own and mispredicted apart
 /// (measured alternatives in docs/performance.md).
-template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
+template <join_kind Kind, class Site, class Key, class Hash, class KeyAt, class Accept, class Emit>
 JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key, Hash>& build, std::size_t begin,
                                                           std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
                                                           work_counters& w) {
@@ -68,7 +128,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key,
   };
   held_pair held[prefetch_depth];
   std::size_t next = 0, count = 0;
-  auto hold = [&](std::size_t i, std::size_t j) {
+  auto hold = [&](std::size_t i, std::size_t j) JOINERY_DETAIL_ALWAYS_INLINE {
     if (!values.active) {  // every column fits in cache: straight through
       bare(i, j);
       return;
@@ -83,10 +143,35 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key,
   };
   build.probe_rows(
       begin, end, key_at,
-      [&](std::size_t i, std::span<const row_pos> candidates) { emit_row<Kind>(i, candidates, accept, hold); }, w);
+      [&](std::size_t i, std::span<const row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
+        emit_row<Kind>(i, candidates, accept, hold);
+      },
+      w);
   for (; count != 0; --count) {
     const held_pair& h = held[(next - count) & (prefetch_depth - 1)];
     bare(h.i, h.j);
+  }
+}
+
+/// Rows [begin, end) probed into `emit`, serial or as one part of a threaded probe.
+template <join_kind Kind, class Site, class Key, class Hash, class KeyAt, class Accept, class Emit>
+JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash>& build, std::size_t begin,
+                                                     std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
+                                                     work_counters& w) {
+  constexpr bool prefetched = is_prefetched_emit<std::remove_cvref_t<Emit>>;
+  if constexpr (Kind == join_kind::semi || Kind == join_kind::anti) {
+    // No build-side value is read at a kept row: nothing to prefetch.
+    if constexpr (prefetched) probe_kept<Kind, Site>(build, begin, end, key_at, accept, emit.base(), w);
+    else probe_kept<Kind, Site>(build, begin, end, key_at, accept, emit, w);
+  } else if constexpr (prefetched) {
+    probe_prefetched<Kind, Site>(build, begin, end, key_at, accept, emit, w);
+  } else {
+    build.probe_rows(
+        begin, end, key_at,
+        [&](std::size_t i, std::span<const row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
+          emit_row<Kind>(i, candidates, accept, emit);
+        },
+        w);
   }
 }
 }  // namespace detail
@@ -97,24 +182,15 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key,
 ///   being emitted (batched, prefetched probe);
 /// * `accept(i, j)`: the residual condition on a candidate pair (true when none);
 /// * `emit(i, j)`: receives the match set in canonical order; j is `unmatched`
-///   for a left join's unmatched row and for semi/anti output rows. An emit
-///   that reads build-side values at j while hits and misses come at random
-///   (a left join's) runs faster as `prefetch_build(emit, columns...)`
-///   (prefetch_build.hpp).
+///   for a left join's unmatched row and for semi/anti output rows (which
+///   reach it in order, collected `detail::kept_batch` rows at a time). An
+///   emit that reads build-side values at j from columns beyond the cache
+///   runs faster as `prefetch_build(emit, columns...)` (prefetch_build.hpp).
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 void probe(const arrangement<Key, Hash>& build, std::size_t n_probe, KeyAt&& key_at, Accept&& accept,
            Emit&& emit) {
   work_counters w;
-  if constexpr (detail::is_prefetched_emit<std::remove_cvref_t<Emit>>) {
-    detail::probe_prefetched<Kind>(build, 0, n_probe, key_at, accept, emit, w);
-  } else {
-    build.probe_rows(
-        0, n_probe, key_at,
-        [&](std::size_t i, std::span<const row_pos> candidates) {
-          detail::emit_row<Kind>(i, candidates, accept, emit);
-        },
-        w);
-  }
+  detail::probe_range<Kind, detail::serial_probe_site>(build, 0, n_probe, key_at, accept, emit, w);
   build.add_work(w);
 }
 
@@ -141,17 +217,8 @@ auto probe_parts(threads t, const arrangement<Key, Hash>& build, std::size_t n_p
   state.reserve(parts);
   for (std::size_t p = 0; p < parts; ++p) state.push_back(part_state{make_sink(p)});
   auto part = [&](std::size_t p, std::size_t begin, std::size_t end) {
-    sink_t& sink = state[p].sink;
-    if constexpr (detail::is_prefetched_emit<sink_t>) {
-      detail::probe_prefetched<Kind>(build, begin, end, key_at, accept, sink, state[p].work);
-    } else {
-      build.probe_rows(
-          begin, end, key_at,
-          [&](std::size_t i, std::span<const row_pos> candidates) {
-            detail::emit_row<Kind>(i, candidates, accept, sink);
-          },
-          state[p].work);
-    }
+    detail::probe_range<Kind, detail::part_probe_site>(build, begin, end, key_at, accept, state[p].sink,
+                                                      state[p].work);
   };
   detail::run_parts(parts, n_probe, part);
   std::vector<sink_t> sinks;

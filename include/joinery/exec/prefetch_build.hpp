@@ -8,8 +8,9 @@
 /// pair, and hands the pair to the emit `prefetch_depth` pairs later, in the
 /// same order (DESIGN.md §3's canonical order is unchanged). Measured at
 /// 1e7 x 1e6 (bench.peers, 2026-12-01): left count+sum with half the keys
-/// missing 321-358 -> 291-300 ms. An inner join whose rows all match
-/// overlaps those reads already, and was slower wrapped: leave it bare.
+/// missing 321-358 -> 291-300 ms; inner count+sum (2026-12-02, old and
+/// new binaries alternately) 319-370 -> 261-299 ms, 1e6 x 1e6 51-52 ->
+/// 46-51 ms. Below `prefetch_min_column_bytes` of values nothing is held.
 #include <cstddef>
 #include <ranges>
 #include <span>
