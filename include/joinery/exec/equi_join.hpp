@@ -31,29 +31,6 @@ namespace detail {
   return *(candidates.empty() ? &none : candidates.data());
 }
 
-/// What one probe row emits, given its candidate build rows (shared by the
-/// serial and the threaded probe so both emit exactly the same sequence).
-template <join_kind Kind, class Accept, class Emit>
-[[gnu::always_inline]] inline void emit_row(std::size_t i, std::span<const row_pos> candidates, Accept& accept, Emit& emit) {
-  bool any = false;
-  for (row_pos j : candidates) {
-    if (!accept(i, static_cast<std::size_t>(j))) continue;
-    any = true;
-    if constexpr (Kind == join_kind::inner || Kind == join_kind::left) {
-      emit(i, static_cast<std::size_t>(j));
-    } else {
-      break;  // semi/anti only need to know one match exists
-    }
-  }
-  if constexpr (Kind == join_kind::left) {
-    if (!any) emit(i, unmatched);
-  } else if constexpr (Kind == join_kind::semi) {
-    if (any) emit(i, unmatched);
-  } else if constexpr (Kind == join_kind::anti) {
-    if (!any) emit(i, unmatched);
-  }
-}
-
 /// Whether a semi (anti) join outputs probe row i: some (no) candidate is accepted.
 template <join_kind Kind, class Accept>
 [[gnu::always_inline]] inline bool keeps_row(std::size_t i, std::span<const row_pos> candidates, Accept& accept) {
@@ -70,6 +47,25 @@ template <join_kind Kind, class Accept>
     }
   }
   return Kind == join_kind::semi ? any : !any;
+}
+
+/// What one probe row emits, given its candidate build rows (shared by the
+/// serial and the threaded probe so both emit exactly the same sequence).
+template <join_kind Kind, class Accept, class Emit>
+[[gnu::always_inline]] inline void emit_row(std::size_t i, std::span<const row_pos> candidates, Accept& accept, Emit& emit) {
+  if constexpr (Kind == join_kind::semi || Kind == join_kind::anti) {
+    if (keeps_row<Kind>(i, candidates, accept)) emit(i, unmatched);
+  } else {
+    bool any = false;
+    for (row_pos j : candidates) {
+      if (!accept(i, static_cast<std::size_t>(j))) continue;
+      any = true;
+      emit(i, static_cast<std::size_t>(j));
+    }
+    if constexpr (Kind == join_kind::left) {
+      if (!any) emit(i, unmatched);
+    }
+  }
 }
 
 /// Probe rows a semi or anti join collects before handing them to the emit.
