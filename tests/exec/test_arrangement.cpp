@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -27,6 +29,12 @@ arrangement<K> build_of(const std::vector<std::optional<K>>& keys) {
   return a;
 }
 std::vector<row_pos> to_vec(std::span<const row_pos> s) { return {s.begin(), s.end()}; }
+/// n distinct sparse keys (hashed layout): row i holds (i * stride) * 1000003 + offset.
+std::vector<opt> spread_keys(std::size_t n, std::size_t stride, std::size_t offset) {
+  std::vector<opt> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::int64_t>(i * stride * 1000003 + offset);
+  return keys;
+}
 }  // namespace
 
 TEST_CASE("joinery.exec.arrangement.groups_in_first_appearance_order") {
@@ -237,12 +245,28 @@ TEST_CASE("joinery.exec.arrangement.identity_layout") {
 TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
   // 800k sparse keys: the table (2^21 slots) exceeds filter_min_table_bytes.
   constexpr std::size_t n = 800'000;
-  std::vector<opt> build_keys(n);
-  for (std::size_t i = 0; i < n; ++i) build_keys[i] = static_cast<std::int64_t>(i * 2 * 1000003 + 7);  // even multiples
+  const std::vector<opt> build_keys = spread_keys(n, 2, 7);  // even multiples
   const auto a = build_of(build_keys);
   REQUIRE(a.index_layout() == layout::hashed);
   REQUIRE(a.has_filter());
-  CHECK(a.filter_size_bits() == std::size_t{1} << 23);  // 8 bits per key, a power of two
+  // The build makes no bits: the first probe loop that misses does.
+  CHECK(!a.filter_built());
+  CHECK(a.filter_size_bits() == 0);
+  // A probe loop whose keys all match resolves every probe at its slot and
+  // leaves the filter unbuilt (a join whose keys match never pays for it).
+  {
+    jy::exec::work_counters hits;
+    std::size_t found_hits = 0;
+    a.probe_rows(
+        0, 5000, [&](std::size_t i) { return build_keys[(i * 7919) % n]; },
+        [&](std::size_t i, std::span<const row_pos> found) {
+          found_hits += found.size() == 1 && found[0] == static_cast<row_pos>((i * 7919) % n);
+        },
+        hits);
+    CHECK(found_hits == 5000);
+    CHECK(hits.comparisons >= 5000);
+    CHECK(!a.filter_built());
+  }
   // The same build without positions (group-by, cardinality checks) has no filter.
   arrangement<std::int64_t> g;
   g.build_groups(n, [&](std::size_t i) { return build_keys[i]; });
@@ -274,6 +298,9 @@ TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
   CHECK(wrong == 0);
   CHECK(present == 80'000);
   CHECK(w.probes == m - m / 5);
+  // Half its probes missed: that loop built the filter, 8 bits per key.
+  REQUIRE(a.filter_built());
+  CHECK(a.filter_size_bits() == std::size_t{1} << 23);
   // Absent keys alone: the filter rules out about 8 in 9, which then compare
   // nothing (without it, an absent key meets ~0.8 occupied slots here).
   jy::exec::work_counters absent;
@@ -300,9 +327,9 @@ TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
   CHECK(found_all == n);
 
   // A sample that underestimates the keys (its 4096 rows hold 4085 keys:
-  // 11 repeats, so about 766k keys are expected): the table is
-  // presized beyond the limit and its filter set as the keys arrive, sized
-  // for the estimate; 1.4M keys arrive, and the filter is rebuilt for them.
+  // 11 repeats, so about 766k keys are expected): the table is presized
+  // for the estimate and grows as 1.4M keys arrive; the filter, built by the
+  // first probe loop that misses, is sized for the keys there are.
   std::vector<opt> more(1'400'000);
   for (std::size_t i = 0; i < more.size(); ++i)
     more[i] = static_cast<std::int64_t>((i < 4096 ? i % 4085 : i) * 2 * 1000003 + 7);
@@ -312,10 +339,76 @@ TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
   REQUIRE(under.estimated_group_count(more.size()) < 1'000'000);
   const auto b = build_of(more);
   REQUIRE(b.group_count() == more.size() - 11);
-  CHECK(b.filter_size_bits() == std::size_t{1} << 24);
+  CHECK(!b.filter_built());
   std::size_t missed = 0;
   for (std::size_t i = 0; i < more.size(); i += 97) missed += b.find(*more[i]) == no_group;
   CHECK(missed == 0);
+  jy::exec::work_counters wb;
+  std::size_t absent_found = 0;
+  b.probe_rows(
+      0, 1000, [&](std::size_t i) { return opt(static_cast<std::int64_t>(i * 2 * 1000003 + 8)); },  // never a key
+      [&](std::size_t, std::span<const row_pos> found) { absent_found += found.size(); }, wb);
+  CHECK(absent_found == 0);
+  CHECK(b.filter_size_bits() == std::size_t{1} << 24);
+  missed = 0;
+  for (std::size_t i = 0; i < more.size(); i += 97) missed += b.find(*more[i]) == no_group;
+  CHECK(missed == 0);
+}
+
+TEST_CASE("joinery.exec.arrangement.key_filter_built_once_by_concurrent_probes") {
+  // Two threads probe one const arrangement with keys that mostly miss:
+  // both ask for the filter at once; it is built once, and every probe
+  // finds exactly its row (or none). A copy keeps the built bits; a copy
+  // made before any probe builds its own.
+  constexpr std::size_t n = 800'000;
+  const std::vector<opt> build_keys = spread_keys(n, 3, 5);
+  const auto a = build_of(build_keys);
+  const auto unbuilt_copy = a;
+  REQUIRE(a.has_filter());
+  REQUIRE(!a.filter_built());
+  // Row r of the probe: a key of build row (r * 31) % n when r % 4 == 0, an absent key otherwise.
+  auto probe_key = [](std::size_t r) -> opt {
+    const std::size_t b = (r * 31) % n;
+    return static_cast<std::int64_t>(b * 3 * 1000003 + 5 + (r % 4 == 0 ? 0 : 1));
+  };
+  constexpr std::size_t m = 400'000;
+  std::size_t wrong[2] = {0, 0}, hits[2] = {0, 0};
+  jy::exec::work_counters w[2];
+  auto part = [&](int p) {
+    const std::size_t begin = p == 0 ? 0 : m / 2, end = p == 0 ? m / 2 : m;
+    a.probe_rows(
+        begin, end, probe_key,
+        [&](std::size_t r, std::span<const row_pos> found) {
+          const bool present = r % 4 == 0;
+          hits[p] += found.size();
+          if (present ? (found.size() != 1 || found[0] != static_cast<row_pos>((r * 31) % n)) : !found.empty())
+            ++wrong[p];
+        },
+        w[p]);
+  };
+  std::thread other(part, 1);
+  part(0);
+  other.join();
+  CHECK(wrong[0] + wrong[1] == 0);
+  CHECK(hits[0] + hits[1] == m / 4);
+  CHECK(w[0].probes + w[1].probes == m);
+  REQUIRE(a.filter_built());
+  CHECK(a.filter_size_bits() == std::size_t{1} << 23);
+  // With the filter, an absent key compares about 1 time in 9 (without it,
+  // about once per occupied slot met): 3 in 4 probes here are absent.
+  CHECK((w[0].comparisons + w[1].comparisons) * 2 < m);
+
+  const auto built_copy = a;
+  CHECK(built_copy.filter_built());
+  CHECK(built_copy.filter_size_bits() == a.filter_size_bits());
+  CHECK(!unbuilt_copy.filter_built());
+  CHECK(unbuilt_copy.has_filter());
+  std::size_t copy_wrong = 0;
+  for (std::size_t r = 0; r < 2000; ++r) {
+    const auto g = built_copy.find(*probe_key(r));
+    copy_wrong += (g != no_group) != (r % 4 == 0);
+  }
+  CHECK(copy_wrong == 0);
 }
 
 TEST_CASE("joinery.exec.arrangement.unique_probe_without_guessing") {
@@ -326,8 +419,7 @@ TEST_CASE("joinery.exec.arrangement.unique_probe_without_guessing") {
   // the ordinary walk. Either way each probe finds what `find` finds, with
   // the same comparisons (occupied slots met, home first).
   constexpr std::size_t n = 50'000;
-  std::vector<opt> build_keys(n);
-  for (std::size_t i = 0; i < n; ++i) build_keys[i] = static_cast<std::int64_t>(i * 2 * 1000003 + 11);
+  const std::vector<opt> build_keys = spread_keys(n, 2, 11);
   const auto a = build_of(build_keys);
   REQUIRE(a.index_layout() == layout::hashed);
   REQUIRE(a.unique());

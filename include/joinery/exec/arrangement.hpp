@@ -20,12 +20,14 @@
 ///   (the identity layout: a probe is a subtraction).
 /// The per-row group map exists only once a NULL key or a repeated key has
 /// been seen (before that, row i founded group i).
-/// A hashed table beyond about half the last-level cache also gets a key
-/// filter: one bit per (hash mod 8x the key count), set for every key. A
-/// probe whose bit is clear has no match and does not wait for its slot (a
-/// left, semi or anti join's misses, often half the probes, then cost a read
-/// of the 1-byte-per-key filter instead of a miss to memory); about one
-/// absent key in nine passes the filter. A probe loop that finds the filter
+/// A hashed table beyond about half the last-level cache also keeps a key
+/// filter (key_filter.hpp): one bit per (hash mod 8x the key count), set for
+/// every key. A probe whose bit is clear has no match and does not wait for
+/// its slot (a left, semi or anti join's misses, often half the probes, then
+/// cost a read of the 1-byte-per-key filter instead of a miss to memory);
+/// about one absent key in nine passes the filter. The build makes no bits:
+/// the first probe loop whose first probes miss often builds them, so a join
+/// whose keys match never pays for them. A probe loop that finds the filter
 /// ruling out few keys stops reading it.
 ///
 /// `probe_rows` is the batched probe loop (software prefetch one batch ahead)
@@ -45,6 +47,7 @@
 #include <joinery/core/inline.hpp>
 #include <joinery/core/key.hpp>
 #include <joinery/exec/huge_page_allocator.hpp>
+#include <joinery/exec/key_filter.hpp>
 
 namespace joinery::exec {
 
@@ -121,12 +124,13 @@ class arrangement {
   /// Probe rows per batch of the batched probe (the prefetch distance is
   /// one to two batches).
   static constexpr std::size_t probe_batch = 32;
-  /// Table size above which a hashed build gets its key filter: about half
+  /// Table size above which a hashed build keeps a key filter: about half
   /// the last-level cache (below it, a filtered-out probe saves too little
   /// to pay for the filter's read and branch; measured in bench/plan).
   static constexpr std::size_t filter_min_table_bytes = std::size_t{16} << 20;
   /// Probes after which a probe loop stops reading the filter if it ruled
-  /// out fewer than a quarter of them (a join whose keys mostly match).
+  /// out fewer than a quarter of them (a join whose keys mostly match), or,
+  /// the filter not yet built, builds it if a quarter of them missed.
   static constexpr std::size_t filter_trial = 256;
   /// The first rows of a hashed build, which size its table (see
   /// `estimated_group_count`).
@@ -239,15 +243,11 @@ class arrangement {
     if (direct) {
       build_direct(n, key_at, w);
     } else {
-      build_hashed(n, key_at, w, with_rows);
+      build_hashed(n, key_at, w);
     }
     finish_groups(n, with_rows);
-    // The filter was set key by key if the presized table was already
-    // beyond the limit (`start_filter`); it is built from the slots if not,
-    // or if the sample's estimate made it too small for the final key count.
-    if (with_rows && !direct && slots_.size() * sizeof(slot) > filter_min_table_bytes &&
-        (filter_.empty() || filter_bits(groups_) > filter_mask_ + 1))
-      build_filter();
+    // Its bits come with the first probe loop that misses (`ensure_filter`).
+    if (with_rows && !direct && slots_.size() * sizeof(slot) > filter_min_table_bytes) filter_.want();
     counters_ += w;
   }
 
@@ -323,10 +323,13 @@ class arrangement {
   /// Number of groups with more than one row (the cardinality check's count),
   /// counted by the build itself.
   [[nodiscard]] std::size_t duplicate_group_count() const noexcept { return duplicate_groups_; }
-  /// True when probes consult the key filter first (see the file comment).
-  [[nodiscard]] bool has_filter() const noexcept { return !filter_.empty(); }
-  /// The key filter's size in bits (0 without one): at least 8 per key.
-  [[nodiscard]] std::size_t filter_size_bits() const noexcept { return filter_.size() * 64; }
+  /// True when the arrangement keeps a key filter for its probes (see the
+  /// file comment); its bits exist once `filter_built()`.
+  [[nodiscard]] bool has_filter() const noexcept { return filter_.wanted(); }
+  /// True once a probe loop has built the key filter's bits.
+  [[nodiscard]] bool filter_built() const noexcept { return filter_.built(); }
+  /// The built key filter's size in bits (0 before): at least 8 per key.
+  [[nodiscard]] std::size_t filter_size_bits() const noexcept { return filter_.built_bits(); }
   /// The layout `build` chose.
   [[nodiscard]] layout index_layout() const noexcept {
     return identity_ ? layout::identity : direct_.empty() ? layout::hashed : layout::direct;
@@ -341,7 +344,7 @@ class arrangement {
            (offsets_.capacity() + positions_.capacity() + row_group_.capacity() +
             direct_.capacity() + group_slot_.capacity() + founders_.capacity()) *
                sizeof(row_pos) +
-           filter_.capacity() * sizeof(std::uint64_t);
+           filter_.memory_bytes();
   }
 
   void clear() {
@@ -355,8 +358,7 @@ class arrangement {
     direct_.clear();
     founders_.clear();
     fold_sizes_.clear();
-    filter_.clear();
-    filter_mask_ = 0;
+    filter_.reset();
     identity_ = false;
     direct_min_ = Key{};
     mask_ = 0;
@@ -436,9 +438,13 @@ class arrangement {
       bool has[B];
       std::uint64_t pos[B];  // hashed: the home slot; direct: the array index
     };
-    // The key filter, read while it rules out at least a quarter of the probes.
-    bool use_filter = !filter_.empty();
-    std::size_t filter_seen = 0, filter_out = 0;
+    // The key filter, read while it rules out at least a quarter of the
+    // probes. Not built yet: the first `filter_trial` probes, resolved
+    // without it, decide whether to build it (`missed`).
+    detail::key_filter::view filter = filter_.bits();
+    bool use_filter = filter.bits != nullptr;
+    bool filter_trial_pending = !use_filter && filter_.wanted();
+    std::size_t filter_seen = 0, filter_out = 0, missed = 0;
     staged buf[2];
     auto stage = [&](staged& st, std::size_t base, std::size_t cnt) {
       for (std::size_t t = 0; t < cnt; ++t) {
@@ -461,7 +467,7 @@ class arrangement {
           detail::prefetch_read(slots_.data() + home);
           bool maybe = true;
           if (use_filter) {
-            maybe = may_contain(h);
+            maybe = filter.may_contain(h);
             ++filter_seen;
             filter_out += !maybe;
           }
@@ -479,7 +485,7 @@ class arrangement {
     // the mispredictions saved (measured in bench/plan).
     constexpr bool guessless_mode =
         OutcomeStored && M == probe_mode::hashed_unique && detail::direct_addressable<Key>;
-    const bool guessless_allowed = guessless_mode && filter_.empty();
+    const bool guessless_allowed = guessless_mode && !filter_.wanted();
     bool coin_toss = false;
     // Resolves one staged batch: `on` for each row, in order.
     auto resolve = [&]<bool Guessless>(const staged& st, std::size_t base, std::size_t cnt)
@@ -521,6 +527,7 @@ class arrangement {
             }
           }
           w.emitted += found.size();
+          missed += found.empty();
         }
         on(base + t, found);
       }
@@ -531,6 +538,13 @@ class arrangement {
       const std::size_t next = base + cnt, next_cnt = std::min(B, end - next);
       if (next_cnt) stage(buf[cur ^ 1U], next, next_cnt);
       if (use_filter && filter_seen >= filter_trial && filter_out * 4 < filter_seen) use_filter = false;
+      if (filter_trial_pending && w.probes >= filter_trial) {
+        filter_trial_pending = false;
+        if (missed * 4 >= w.probes) {
+          filter = ensure_filter();
+          use_filter = true;
+        }
+      }
       if constexpr (guessless_mode) {
         const std::uint64_t emitted_before = w.emitted;
         if (coin_toss) resolve.template operator()<true>(buf[cur], base, cnt);
@@ -556,36 +570,13 @@ class arrangement {
   /// A staged probe the filter ruled out.
   static constexpr std::uint64_t absent = ~std::uint64_t{0};
 
-  /// The filter's bit of hash `h`: the hash's low bits (the slot uses its high ones).
-  [[nodiscard]] bool may_contain(std::uint64_t h) const noexcept {
-    const std::uint64_t b = h & filter_mask_;
-    return (filter_[b >> 6] >> (b & 63)) & 1U;
-  }
-  /// The filter's size for `keys` keys: 8 bits per key, one hash (about 12% of absent keys pass).
-  [[nodiscard]] static std::size_t filter_bits(std::size_t keys) noexcept {
-    return std::max<std::size_t>(64, detail::next_pow2(keys * 8));
-  }
-  void set_filter_bit(std::uint64_t h) noexcept {
-    const std::uint64_t b = h & filter_mask_;
-    filter_[b >> 6] |= std::uint64_t{1} << (b & 63);
-  }
-  /// An empty filter for `keys` keys, with the bits of the keys inserted so
-  /// far; `insert_hashed` sets the others as it founds their groups (no
-  /// pass over a table beyond the cache afterwards: the 10^6-key build
-  /// 30-32 -> 28-30 ms, measured; without any filter it takes 22-24 ms).
-  void start_filter(std::size_t keys) {
-    const std::size_t bits = filter_bits(keys);
-    filter_.assign(bits / 64, 0);
-    filter_mask_ = bits - 1;
-    for (std::size_t g = 0; g < groups_; ++g) set_filter_bit(hash_(slots_[group_slot_[g]].key));
-  }
-  /// Sets the bit of every key from the slots.
-  void build_filter() {
-    const std::size_t bits = filter_bits(groups_);
-    filter_.assign(bits / 64, 0);
-    filter_mask_ = bits - 1;
-    for (const slot& sl : slots_)
-      if (sl.group != no_group) set_filter_bit(hash_(sl.key));
+  /// The key filter's bits, built from the slots if no probe loop has yet
+  /// (the bit of hash h is its low bits: the slot uses its high ones).
+  detail::key_filter::view ensure_filter() const {
+    return filter_.build_once(groups_, [this](auto set_bit) {
+      for (const slot& sl : slots_)
+        if (sl.group != no_group) set_bit(hash_(sl.key));
+    });
   }
 
   [[nodiscard]] std::size_t slot_of(std::uint64_t h) const noexcept {
@@ -643,7 +634,7 @@ class arrangement {
       }
     }
     const std::uint64_t h = hash_(k);
-    if (!filter_.empty() && !may_contain(h)) return no_group;
+    if (const auto f = filter_.bits(); f.bits && !f.may_contain(h)) return no_group;
     const slot* sl = find_slot(k, slot_of(h), w);
     return sl ? sl->group : no_group;
   }
@@ -707,7 +698,6 @@ class arrangement {
     slots_[s].group = g;
     slots_[s].first = static_cast<row_pos>(i);
     group_slot_.push_back(static_cast<std::uint32_t>(s));
-    if (!filter_.empty()) set_filter_bit(h);
     if (overloaded(groups_, slots_.size())) rehash(slots_.size());  // doubles the table
     return g;
   }
@@ -815,7 +805,7 @@ class arrangement {
   }
 
   template <class KeyAt>
-  void build_hashed(std::size_t n, KeyAt& key_at, work_counters& w, bool with_rows) {
+  void build_hashed(std::size_t n, KeyAt& key_at, work_counters& w) {
     bool mapped = false;
     // One build row: insert, and keep the row map once it exists.
     auto put = [&](std::size_t i, Key* k, std::uint64_t h) {
@@ -843,7 +833,6 @@ class arrangement {
     if (head < n && keyed_ > 0) {
       const std::size_t expected = estimate_groups(n, head);
       presize(expected);
-      if (with_rows && slots_.size() * sizeof(slot) > filter_min_table_bytes) start_filter(expected);
     }
     // The rest in batches (in input order).
     staged_keys buf[2];
@@ -1149,8 +1138,7 @@ class arrangement {
   detail::huge_page_vector<group_id> direct_;   // direct layout: group of key direct_min_ + index
   detail::huge_page_vector<row_pos> founders_;  // direct with repeats: founding row of each group
   detail::huge_page_vector<row_pos> fold_sizes_;  // fold_groups: rows per group so far
-  detail::huge_page_vector<std::uint64_t> filter_;  // hashed, large: the key filter (empty: none)
-  std::uint64_t filter_mask_ = 0;     // filter bits - 1
+  detail::key_filter filter_;  // hashed, large: the key filter, built on demand
   Key direct_min_{};
   bool identity_ = false;            // identity layout (direct_ stays empty)
   std::size_t mask_ = 0;
