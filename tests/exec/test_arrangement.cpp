@@ -243,7 +243,9 @@ TEST_CASE("joinery.exec.arrangement.identity_layout") {
 }
 
 TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
-  // 800k sparse keys: the table (2^21 slots) exceeds filter_min_table_bytes.
+  // 800k sparse keys: the table (2^21 slots, 32 MiB) exceeds
+  // filter_min_table_bytes, half the 32 MiB the tests fix as the cache.
+  REQUIRE(arrangement<std::int64_t>::filter_min_table_bytes() == std::size_t{16} << 20);
   constexpr std::size_t n = 800'000;
   const std::vector<opt> build_keys = spread_keys(n, 2, 7);  // even multiples
   const auto a = build_of(build_keys);

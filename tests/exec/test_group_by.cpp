@@ -247,7 +247,15 @@ TEST_CASE("joinery.exec.group_by.fold_table_grows_and_goes_beyond_the_cache") {
   std::vector<opt> distinct(70'000);
   for (std::size_t i = 0; i < distinct.size(); ++i)
     distinct[i] = static_cast<std::int64_t>((i * 7'919) % distinct.size()) * 1'000'003;
+  // The limit is half the last-level cache, which the tests fix at 32 MiB
+  // (cache_size.hpp): 60,000 wide accumulators exceed it, 60,000 narrow
+  // ones do not; a lower limit passed in (threads folding at once) is kept.
+  REQUIRE(ex::last_level_cache_bytes() == std::size_t{32} << 20);
+  REQUIRE(ex::arrangement<std::int64_t>::fold_in_table_max_bytes() == std::size_t{16} << 20);
   REQUIRE_FALSE(ex::arrangement<std::int64_t>::folds_in_table<wide>(60'000));
+  CHECK(ex::arrangement<std::int64_t>::folds_in_table<ordered_acc>(60'000));
+  CHECK(ex::arrangement<std::int64_t>::folds_in_table<wide>(60'000 / 16));
+  CHECK_FALSE(ex::arrangement<std::int64_t>::folds_in_table<wide>(60'000 / 16, std::size_t{1} << 20));
   for (const std::vector<opt>* k : std::array<const std::vector<opt>*, 3>{&keys, &sparse, &distinct}) {
     const reference r = group_then_fold(*k);
     ex::arrangement<std::int64_t> wide_arr;

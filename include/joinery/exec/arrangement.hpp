@@ -46,6 +46,7 @@
 
 #include <joinery/core/inline.hpp>
 #include <joinery/core/key.hpp>
+#include <joinery/exec/cache_size.hpp>
 #include <joinery/exec/huge_page_allocator.hpp>
 #include <joinery/exec/key_filter.hpp>
 
@@ -124,10 +125,11 @@ class arrangement {
   /// Probe rows per batch of the batched probe (the prefetch distance is
   /// one to two batches).
   static constexpr std::size_t probe_batch = 32;
-  /// Table size above which a hashed build keeps a key filter: about half
-  /// the last-level cache (below it, a filtered-out probe saves too little
-  /// to pay for the filter's read and branch; measured in bench/plan).
-  static constexpr std::size_t filter_min_table_bytes = std::size_t{16} << 20;
+  /// Table size above which a hashed build keeps a key filter: half the
+  /// last-level cache (cache_size.hpp; below it, a filtered-out probe saves
+  /// too little to pay for the filter's read and branch: measured in
+  /// bench/plan and bench/peers).
+  [[nodiscard]] static std::size_t filter_min_table_bytes() noexcept { return last_level_cache_bytes() / 2; }
   /// Probes after which a probe loop stops reading the filter if it ruled
   /// out fewer than a quarter of them (a join whose keys mostly match), or,
   /// the filter not yet built, builds it if a quarter of them missed.
@@ -174,9 +176,12 @@ class arrangement {
   /// `find` (and, when the keys are distinct, probes) are as after
   /// `build_groups`; `group_of_row` is not kept (the fold has used it).
   /// An exception from `key_at` or `fold` propagates and leaves the
-  /// arrangement empty.
+  /// arrangement empty. `table_limit_bytes` is the in-table limit: a fold
+  /// running beside others on their own threads passes
+  /// `fold_in_table_shared_max_bytes`.
   template <class Acc, class KeyAt, class Fold>
-  [[nodiscard]] std::vector<Acc> fold_groups(std::size_t n, KeyAt&& key_at, const Acc& init, Fold&& fold) {
+  [[nodiscard]] std::vector<Acc> fold_groups(std::size_t n, KeyAt&& key_at, const Acc& init, Fold&& fold,
+                                             std::size_t table_limit_bytes = fold_in_table_max_bytes()) {
     clear();
     built_ = n;
     work_counters w;
@@ -185,7 +190,8 @@ class arrangement {
       bool direct = false;
       if constexpr (detail::direct_addressable<Key>) direct = try_direct(n, key_at);
       const bool folded =
-          direct ? fold_direct(n, key_at, init, fold, acc, w) : fold_hashed(n, key_at, init, fold, acc, w);
+          direct ? fold_direct(n, key_at, init, fold, acc, w, table_limit_bytes)
+                 : fold_hashed(n, key_at, init, fold, acc, w, table_limit_bytes);
       if (folded) {
         finish_fold();
         counters_ += w;
@@ -211,16 +217,26 @@ class arrangement {
     return estimate_groups(n, built_);
   }
   /// True when `fold_groups` keeps accumulators of type `Acc` for `groups`
-  /// groups in its table (one pass; see `fold_in_table_max_bytes`).
+  /// groups in its table (one pass; see `fold_in_table_max_bytes`) under
+  /// the in-table limit `table_limit_bytes`.
   template <class Acc>
-  [[nodiscard]] static bool folds_in_table(std::size_t groups) noexcept {
-    return detail::next_pow2(groups * 10 / 7 + 1) * sizeof(fold_slot<Acc>) <= fold_in_table_max_bytes;
+  [[nodiscard]] static bool folds_in_table(std::size_t groups,
+                                           std::size_t table_limit_bytes = fold_in_table_max_bytes()) noexcept {
+    return detail::next_pow2(groups * 10 / 7 + 1) * sizeof(fold_slot<Acc>) <= table_limit_bytes;
   }
   /// Table size up to which `fold_groups` folds in its table (the
   /// accumulators in the slots), as the rows are inserted: half the
-  /// last-level cache, as for the key filter. Beyond it a second pass over
-  /// the rows was faster (measured in bench/peers: 10^6 groups).
-  static constexpr std::size_t fold_in_table_max_bytes = std::size_t{16} << 20;
+  /// last-level cache (cache_size.hpp), as for the key filter. Beyond it a
+  /// second pass over the rows was faster (measured in bench/peers: 10^6
+  /// groups with a 32 MiB cache; with 260 MiB, 10^6 groups folded in a
+  /// 128 MiB table took 265-292 ms against 328-395 ms in two passes).
+  [[nodiscard]] static std::size_t fold_in_table_max_bytes() noexcept { return last_level_cache_bytes() / 2; }
+  /// The in-table limit of a fold running beside others on their own
+  /// threads (the threaded `exec::fold_groups`): half the cache those limits
+  /// were first measured on, whatever this machine's. With a 260 MiB cache,
+  /// two threads folding 10^6 groups in tables up to half of it took 423-438
+  /// ms against 269 ms with this limit (2026-12-02).
+  static constexpr std::size_t fold_in_table_shared_max_bytes = detail::default_last_level_cache_bytes / 2;
 
   /// True when `rows`/`matches`/probes are available (built by `build`).
   [[nodiscard]] bool has_rows() const noexcept { return unique_ || !positions_.empty() || keyed_ == 0; }
@@ -247,7 +263,7 @@ class arrangement {
     }
     finish_groups(n, with_rows);
     // Its bits come with the first probe loop that misses (`ensure_filter`).
-    if (with_rows && !direct && slots_.size() * sizeof(slot) > filter_min_table_bytes) filter_.want();
+    if (with_rows && !direct && slots_.size() * sizeof(slot) > filter_min_table_bytes()) filter_.want();
     counters_ += w;
   }
 
@@ -881,10 +897,10 @@ class arrangement {
   /// grouped. Returns false (nothing done) otherwise.
   template <class Acc, class KeyAt, class Fold>
   bool fold_direct(std::size_t n, KeyAt& key_at, const Acc& init, Fold& fold, std::vector<Acc>& acc,
-                   work_counters& w) {
+                   work_counters& w, std::size_t limit) {
     if constexpr (detail::direct_addressable<Key>) {
       if (identity_ ||
-          direct_.size() * (sizeof(group_id) + sizeof(Acc) + sizeof(row_pos)) > fold_in_table_max_bytes)
+          direct_.size() * (sizeof(group_id) + sizeof(Acc) + sizeof(row_pos)) > limit)
         return false;
       for (std::size_t i = 0; i < n; ++i) {
         std::optional<Key> k = key_at(i);
@@ -900,7 +916,7 @@ class arrangement {
       }
       return true;
     } else {
-      (void)n, (void)key_at, (void)init, (void)fold, (void)acc, (void)w;
+      (void)n, (void)key_at, (void)init, (void)fold, (void)acc, (void)w, (void)limit;
       return false;
     }
   }
@@ -942,7 +958,7 @@ class arrangement {
   /// arrangement's slots are cut out of them at the end.
   template <class Acc, class KeyAt, class Fold>
   bool fold_hashed(std::size_t n, KeyAt& key_at, const Acc& init, Fold& fold, std::vector<Acc>& acc,
-                   work_counters& w) {
+                   work_counters& w, std::size_t limit) {
     // While folding, a slot's `first` counts the group's rows and
     // `founders_` keeps the founding rows. The first rows size the table
     // (as `presize` does).
@@ -988,12 +1004,12 @@ class arrangement {
     keyed_ = keyed;
     if (head < n && keyed > 0) {
       const std::size_t expected = estimate_groups(n, head);
-      if (!folds_in_table<Acc>(expected)) return false;
+      if (!folds_in_table<Acc>(expected, limit)) return false;
       // At most 0.35 full where that still fits the limit: the fold table
       // lives only for the pass, and a sparser one walks less (10^5
       // groups: 98 -> 80 ms, measured); else the usual 0.7.
       std::size_t cap = detail::next_pow2(expected * 20 / 7 + 1);
-      if (cap * sizeof(fold_slot<Acc>) > fold_in_table_max_bytes) cap = detail::next_pow2(expected * 10 / 7 + 1);
+      if (cap * sizeof(fold_slot<Acc>) > limit) cap = detail::next_pow2(expected * 10 / 7 + 1);
       if (cap > table.size()) {
         grow_fold_table(table, cap, init);
         t_data = table.data();

@@ -181,6 +181,23 @@ struct folded_groups {
   [[nodiscard]] std::size_t group_count() const noexcept { return accumulators.size(); }
 };
 
+namespace detail {
+/// `fold_groups` with the in-table limit `table_limit_bytes` (see
+/// `arrangement::fold_groups`).
+template <class Key, class Acc, class KeyAt, class Fold>
+[[nodiscard]] folded_groups<Acc> fold_groups_within(std::size_t table_limit_bytes, std::size_t n, KeyAt&& key_at,
+                                                    const Acc& init, Fold&& fold) {
+  arrangement<Key> arr;
+  folded_groups<Acc> out;
+  out.accumulators = arr.fold_groups(n, key_at, init, fold, table_limit_bytes);
+  out.leaders = group_leaders(arr);
+  out.sizes.resize(arr.group_count());
+  for (std::size_t g = 0; g < out.sizes.size(); ++g)
+    out.sizes[g] = static_cast<std::uint32_t>(arr.group_size(static_cast<group_id>(g)));
+  return out;
+}
+}  // namespace detail
+
 /// Groups rows [0, n) by `key_at(i)` (as `group_rows`) and folds each keyed
 /// row into its group's accumulator: `fold(acc, i)`, each group's rows in
 /// row order, each accumulator starting as a copy of `init`. One pass over
@@ -191,14 +208,7 @@ struct folded_groups {
 /// `exec::fold_groups<std::int64_t>(n, key_at, cs{}, [&](cs& a, std::size_t i) { ++a.count; a.sum += v[i]; })`.
 template <class Key, class Acc, class KeyAt, class Fold>
 [[nodiscard]] folded_groups<Acc> fold_groups(std::size_t n, KeyAt&& key_at, const Acc& init, Fold&& fold) {
-  arrangement<Key> arr;
-  folded_groups<Acc> out;
-  out.accumulators = arr.fold_groups(n, key_at, init, fold);
-  out.leaders = group_leaders(arr);
-  out.sizes.resize(arr.group_count());
-  for (std::size_t g = 0; g < out.sizes.size(); ++g)
-    out.sizes[g] = static_cast<std::uint32_t>(arr.group_size(static_cast<group_id>(g)));
-  return out;
+  return detail::fold_groups_within<Key>(arrangement<Key>::fold_in_table_max_bytes(), n, key_at, init, fold);
 }
 
 /// The same on up to `t.count` threads: the rows are split by key hash (as
@@ -215,9 +225,9 @@ template <class Key, class Acc, class KeyAt, class Fold>
   std::vector<folded_groups<Acc>> local(parts);
   auto fold_part = [&](std::size_t p, std::size_t, std::size_t) {
     const auto& mine = rows[p];
-    local[p] = fold_groups<Key>(
-        mine.size(), [&](std::size_t j) { return key_at(mine[j]); }, init,
-        [&](Acc& a, std::size_t j) { fold(a, mine[j]); });
+    local[p] = detail::fold_groups_within<Key>(
+        arrangement<Key>::fold_in_table_shared_max_bytes, mine.size(),
+        [&](std::size_t j) { return key_at(mine[j]); }, init, [&](Acc& a, std::size_t j) { fold(a, mine[j]); });
     for (auto& l : local[p].leaders) l = mine[l];  // the part's rows -> rows
   };
   detail::run_parts(parts, parts, fold_part);
@@ -252,14 +262,16 @@ template <class Key, class Acc, class KeyAt, class Fold, class Combine>
   {
     arrangement<Key> sample;
     sample.build_groups(std::min(n, arrangement<Key>::sample_rows), key_at);
-    if (!arrangement<Key>::template folds_in_table<Acc>(sample.estimated_group_count(n)))
+    if (!arrangement<Key>::template folds_in_table<Acc>(sample.estimated_group_count(n),
+                                                        arrangement<Key>::fold_in_table_shared_max_bytes))
       return fold_groups<Key>(t, n, key_at, init, fold);
   }
   std::vector<arrangement<Key>> arr(parts);
   std::vector<std::vector<Acc>> acc(parts);
   auto fold_range = [&](std::size_t p, std::size_t b, std::size_t e) {
     acc[p] = arr[p].fold_groups(
-        e - b, [&](std::size_t j) { return key_at(b + j); }, init, [&](Acc& a, std::size_t j) { fold(a, b + j); });
+        e - b, [&](std::size_t j) { return key_at(b + j); }, init, [&](Acc& a, std::size_t j) { fold(a, b + j); },
+        arrangement<Key>::fold_in_table_shared_max_bytes);
   };
   detail::run_parts(parts, n, fold_range);
   // The parts' groups in part order, grouped once more: a key's first
