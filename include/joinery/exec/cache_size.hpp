@@ -8,7 +8,9 @@
 /// the size is read from the machine rather than fixed.
 ///
 /// Define `JOINERY_LAST_LEVEL_CACHE_BYTES` to fix it (the project's tests do,
-/// so that the choices they check are the same on every machine).
+/// so that the choices they check are the same on every machine), with the
+/// same value in every translation unit of a program: the functions below
+/// are inline, and differing definitions would break the one-definition rule.
 #include <cstddef>
 #include <initializer_list>
 
