@@ -83,6 +83,14 @@ void check_all_layouts(std::size_t m) {
       check_kind<K>(a, make_probe(3000, m, dup, dense), b.values);
     }
   }
+  // The identity layout (keys 0..m-1 in row order), which holds more pairs back.
+  CAPTURE(m);
+  build_side b = make_build(m, 1, true);
+  for (std::size_t j = 0; j < m; ++j) b.keys[j] = static_cast<std::int64_t>(j);
+  ex::arrangement<std::int64_t> a;
+  a.build(m, [&](std::size_t j) { return b.keys[j]; });
+  REQUIRE(a.index_layout() == ex::arrangement<std::int64_t>::layout::identity);
+  check_kind<K>(a, make_probe(3000, m, 1, true), b.values);
 }
 }  // namespace
 
@@ -137,20 +145,34 @@ TEST_CASE("joinery.exec.prefetch_build.fewer_pairs_than_held") {
 
 TEST_CASE("joinery.exec.prefetch_build.holds_pairs_back_only_when_prefetching") {
   // `accept` runs as each pair is found: the emit sees pair k once pair
-  // k + prefetch_depth was found (or the rows are done); below the size
-  // limit, at once.
+  // k + held_pairs(build) was found (or the rows are done); below the size
+  // limit, at once. An identity build (keys 0..m-1 in row order: the probe
+  // reads no slot) holds `prefetch_depth_unprobed` pairs, the others
+  // `prefetch_depth`.
   const build_side big = make_build(140000, 1, false), small = make_build(1000, 1, false);
-  for (const auto* b : {&big, &small}) {
-    CAPTURE(b->keys.size());
+  const build_side identity = [&] {
+    build_side b{std::vector<opt>(140000), big.values};
+    for (std::size_t j = 0; j < b.keys.size(); ++j) b.keys[j] = static_cast<std::int64_t>(j);
+    return b;
+  }();
+  for (const auto* b : {&big, &small, &identity}) {
+    CAPTURE(b->keys.size(), b == &identity);
     ex::arrangement<std::int64_t> a;
     a.build(b->keys.size(), [&](std::size_t j) { return b->keys[j]; });
+    using layout = ex::arrangement<std::int64_t>::layout;
+    REQUIRE((a.index_layout() == layout::identity) == (b == &identity));
+    CHECK(ex::held_pairs(a) == (b == &identity ? ex::prefetch_depth_unprobed : ex::prefetch_depth));
     std::vector<std::size_t> rows;  // probe rows whose key is present: one match each
     for (std::size_t j = 0; j < b->keys.size() && rows.size() < 500; ++j)
       if (b->keys[j]) rows.push_back(j);
     const std::size_t n = rows.size();
     std::size_t found = 0;
     std::vector<std::size_t> found_when_emitted;
-    auto emit = [&](std::size_t, std::size_t) { found_when_emitted.push_back(found); };
+    std::vector<std::size_t> emitted;
+    auto emit = [&](std::size_t, std::size_t j) {
+      found_when_emitted.push_back(found);
+      emitted.push_back(j);
+    };
     auto w = ex::prefetch_build(emit, b->values);
     ex::probe<ex::join_kind::inner>(
         a, n, [&](std::size_t i) { return b->keys[rows[i]]; },
@@ -160,8 +182,9 @@ TEST_CASE("joinery.exec.prefetch_build.holds_pairs_back_only_when_prefetching") 
         },
         w);
     REQUIRE(found_when_emitted.size() == n);
-    const std::size_t lag = w.prefetching() ? ex::prefetch_depth : 0;
-    CHECK(lag == (b == &big ? ex::prefetch_depth : 0));
+    CHECK(emitted == rows);
+    const std::size_t lag = w.prefetching() ? ex::held_pairs(a) : 0;
+    CHECK(lag == (b == &small ? 0 : b == &identity ? ex::prefetch_depth_unprobed : ex::prefetch_depth));
     for (std::size_t k = 0; k < n; ++k) {
       CAPTURE(k);
       CHECK(found_when_emitted[k] == std::min(k + 1 + lag, n));

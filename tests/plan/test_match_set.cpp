@@ -67,3 +67,52 @@ TEST_CASE("joinery.exec.match_set.concat_keeps_order_and_identity") {
   CHECK(col(b.pos[0]) == std::vector<std::uint32_t>{0, 1, 4});
   CHECK(col(b.pos[1]) == std::vector<std::uint32_t>{1, 2, 3});
 }
+
+TEST_CASE("joinery.exec.match_set.concat_on_threads") {
+  namespace ex = joinery::exec;
+  auto col = [](const ex::position_column& c) { return std::vector<std::uint32_t>(c.begin(), c.end()); };
+  // Five parts copied by two or three threads (grain 1): the same columns as
+  // on one thread; an identity part gets its column 0 written out when the
+  // result's is stored; every part's columns are released.
+  auto make = [] {
+    std::vector<ex::match_set<2>> parts(5);
+    parts[0] = ex::match_set<2>::all_rows(3, 0);
+    parts[0].pos[1] = {4, ex::no_row, 6};
+    parts[1].pos[0] = {5, 7};  // rows 3 and 4 dropped, 6 repeated below
+    parts[1].pos[1] = {1, 2};
+    parts[1].rows = 2;
+    parts[2].identity = true;  // empty
+    parts[3] = ex::match_set<2>::all_rows(2, 8);
+    parts[3].pos[1] = {9, 9};
+    parts[4].pos[0] = {10, 10, 11};
+    parts[4].pos[1] = {0, 3, ex::no_row};
+    parts[4].rows = 3;
+    return parts;
+  };
+  const std::vector<std::uint32_t> rows0{0, 1, 2, 5, 7, 8, 9, 10, 10, 11};
+  const std::vector<std::uint32_t> rows1{4, ex::no_row, 6, 1, 2, 9, 9, 0, 3, ex::no_row};
+  for (const unsigned t : {1U, 2U, 3U}) {
+    CAPTURE(t);
+    auto parts = make();
+    const auto m = ex::concat(parts, ex::threads(t, 1));
+    CHECK(m.rows == 10);
+    CHECK(!m.identity);
+    CHECK(col(m.pos[0]) == rows0);
+    CHECK(col(m.pos[1]) == rows1);
+    for (const auto& p : parts) {
+      CHECK(p.pos[0].empty());
+      CHECK(p.pos[1].empty());
+    }
+  }
+  // Contiguous identity parts on two threads: column 0 stays the identity, not stored.
+  std::vector<ex::match_set<2>> ids(2);
+  ids[0] = ex::match_set<2>::all_rows(2, 4);
+  ids[0].pos[1] = {1, 2};
+  ids[1] = ex::match_set<2>::all_rows(2, 6);
+  ids[1].pos[1] = {3, 4};
+  const auto m = ex::concat(ids, ex::threads(2, 1));
+  CHECK(m.identity);
+  CHECK(m.base == 4);
+  CHECK(m.pos[0].empty());
+  CHECK(col(m.pos[1]) == std::vector<std::uint32_t>{1, 2, 3, 4});
+}

@@ -109,7 +109,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept(const arrangement<Key, Hash>
 }
 
 /// Rows [begin, end) probed into a `prefetched_emit`: each pair goes to the
-/// bare emit `prefetch_depth` pairs after its values were prefetched. The
+/// bare emit `held_pairs(build)` pairs after its values were prefetched. The
 /// pairs are held after `emit_row`: held before it, its branch on each
 /// row's outcome no longer followed the probe's own and mispredicted apart
 /// (measured alternatives in docs/performance.md).
@@ -122,7 +122,8 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key,
   struct held_pair {
     std::size_t i = 0, j = 0;
   };
-  held_pair held[prefetch_depth];
+  held_pair held[prefetch_depth_unprobed];
+  const std::size_t depth = held_pairs(build), wrap = depth - 1;
   std::size_t next = 0, count = 0;
   auto hold = [&](std::size_t i, std::size_t j) JOINERY_DETAIL_ALWAYS_INLINE {
     if (!values.active) {  // every column fits in cache: straight through
@@ -132,10 +133,10 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key,
     // An unmatched row prefetches the first value: no branch on a coin toss.
     values.prefetch(j == unmatched ? 0 : j);
     held_pair& h = held[next];
-    if (count == prefetch_depth) bare(h.i, h.j);
+    if (count == depth) bare(h.i, h.j);
     else ++count;
     h = {i, j};
-    next = (next + 1) & (prefetch_depth - 1);
+    next = (next + 1) & wrap;
   };
   build.probe_rows(
       begin, end, key_at,
@@ -144,7 +145,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key,
       },
       w);
   for (; count != 0; --count) {
-    const held_pair& h = held[(next - count) & (prefetch_depth - 1)];
+    const held_pair& h = held[(next - count) & wrap];
     bare(h.i, h.j);
   }
 }
@@ -247,13 +248,14 @@ void probe(threads t, const arrangement<Key, Hash>& build, std::size_t n_probe, 
   };
   auto parts = probe_parts<Kind>(t, build, n_probe, key_at, accept, make);
   if constexpr (detail::is_prefetched_emit<std::remove_cvref_t<Emit>>) {
-    // The pairs are known: prefetch the values of the pair `prefetch_depth` ahead.
+    // The pairs are known: prefetch the values of the pair `held_pairs(build)` ahead.
     auto& bare = emit.base();
     const bool ahead = emit.prefetching();
+    const std::size_t depth = held_pairs(build);
     for (const auto& s : parts) {
       for (std::size_t k = 0; k < s.out.size(); ++k) {
-        if (ahead && k + prefetch_depth < s.out.size()) {
-          const std::size_t j = s.out[k + prefetch_depth].second;
+        if (ahead && k + depth < s.out.size()) {
+          const std::size_t j = s.out[k + depth].second;
           emit.values().prefetch(j == unmatched ? 0 : j);
         }
         bare(s.out[k].first, s.out[k].second);

@@ -6,6 +6,7 @@
 /// right row. While a plan has only read its first table, column 0 can be
 /// the identity (not stored): `base`, `base + 1`, ... (a chunk of the first
 /// table starting at row `base`).
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include <joinery/exec/huge_page_allocator.hpp>
+#include <joinery/exec/threads.hpp>
 
 namespace joinery::exec {
 
@@ -118,14 +120,21 @@ struct match_set {
 
 /// The match sets of contiguous parts of one input, one after the other (in
 /// vector order). Column 0 stays the identity when every non-empty part's is
-/// and they follow each other.
+/// and they follow each other. Each part's columns are released once copied.
+/// Under a policy of more than one thread (`t`), the parts are copied on up
+/// to `t.count` threads, each into its own range of the result: the new
+/// columns' pages are first written, and zeroed by the system, on all of
+/// them rather than on the calling thread alone.
 template <std::size_t N>
-[[nodiscard]] match_set<N> concat(std::vector<match_set<N>>& parts) {
+[[nodiscard]] match_set<N> concat(std::vector<match_set<N>>& parts, threads t = threads{}) {
   match_set<N> out;
   bool identity = true;
   bool first = true;
   std::uint32_t next = 0;
-  for (const auto& m : parts) {
+  std::vector<std::size_t> at(parts.size());  // first result row of each part
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const auto& m = parts[p];
+    at[p] = out.rows;
     out.rows += m.rows;
     if (m.rows == 0) continue;
     if (first) out.base = next = m.base, first = false;
@@ -134,15 +143,28 @@ template <std::size_t N>
   }
   out.identity = identity && !first;
   if (!out.identity) out.base = 0;
-  for (std::size_t b = out.identity ? 1 : 0; b < N; ++b) {
-    auto& col = out.pos[b];
-    col.resize(out.rows);
-    std::size_t at = 0;
-    for (auto& m : parts) {
-      for (std::size_t r = 0; r < m.rows; ++r) col[at + r] = m.at(b, r);
-      at += m.rows;
-      position_column().swap(m.pos[b]);  // release each part's column once copied
+  const std::size_t stored_from = out.identity ? 1 : 0;
+  for (std::size_t b = stored_from; b < N; ++b) out.pos[b].resize(out.rows);
+  auto copy = [&](std::size_t p) {
+    auto& m = parts[p];
+    for (std::size_t b = stored_from; b < N; ++b) {
+      std::uint32_t* to = out.pos[b].data() + at[p];
+      if (b == 0 && m.identity) {
+        for (std::size_t r = 0; r < m.rows; ++r) to[r] = m.base + static_cast<std::uint32_t>(r);
+      } else {
+        std::copy_n(m.pos[b].data(), m.rows, to);
+      }
+      position_column().swap(m.pos[b]);
     }
+  };
+  const std::size_t workers = std::min<std::size_t>(t.count, parts.size());
+  if (workers > 1 && out.rows >= t.grain) {
+    auto some = [&](std::size_t, std::size_t begin, std::size_t end) {
+      for (std::size_t p = begin; p < end; ++p) copy(p);
+    };
+    detail::run_parts(workers, parts.size(), some);
+  } else {
+    for (std::size_t p = 0; p < parts.size(); ++p) copy(p);
   }
   return out;
 }

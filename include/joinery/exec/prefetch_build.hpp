@@ -5,7 +5,7 @@
 /// j's slot, and a left join's branch on a coin toss (matched or not)
 /// throws away the reads in flight after a wrong guess. Wrapped in
 /// `prefetch_build`, the probe prefetches the values at j as it emits the
-/// pair, and hands the pair to the emit `prefetch_depth` pairs later, in the
+/// pair, and hands the pair to the emit `held_pairs(build)` pairs later, in the
 /// same order (DESIGN.md §3's canonical order is unchanged). Measured at
 /// 1e7 x 1e6 (bench.peers, 2026-12-01): left count+sum with half the keys
 /// missing 321-358 -> 291-300 ms; inner count+sum (2026-12-02, old and
@@ -28,7 +28,25 @@ inline constexpr std::size_t prefetch_min_column_bytes = std::size_t{1} << 20;
 
 /// Pairs a probe holds back while it prefetches their values.
 inline constexpr std::size_t prefetch_depth = 16;
-static_assert((prefetch_depth & (prefetch_depth - 1)) == 0, "the held pairs' ring wraps with a mask");
+/// Pairs held back when the probe itself reads nothing beyond the probe
+/// keys (an identity arrangement: the key is the build row). The value
+/// prefetches are then the only misses in flight, and more of them can be:
+/// dense keys in row order at 1e7 x 1e6, 96-112 -> 91-100 ms (AMD EPYC,
+/// 8 MiB L3, 2026-12-02). Where the probe gathers slots or a direct array,
+/// a deeper ring measured no faster (32) or slower (64).
+inline constexpr std::size_t prefetch_depth_unprobed = 64;
+static_assert((prefetch_depth & (prefetch_depth - 1)) == 0 &&
+                  (prefetch_depth_unprobed & (prefetch_depth_unprobed - 1)) == 0 &&
+                  prefetch_depth <= prefetch_depth_unprobed,
+              "the held pairs' ring wraps with a mask and holds either depth");
+
+/// The pairs a probe of `build` holds back (`prefetch_depth` or, when the
+/// probe reads no slot, `prefetch_depth_unprobed`).
+template <class Key, class Hash>
+[[nodiscard]] std::size_t held_pairs(const arrangement<Key, Hash>& build) noexcept {
+  return build.index_layout() == arrangement<Key, Hash>::layout::identity ? prefetch_depth_unprobed
+                                                                           : prefetch_depth;
+}
 
 namespace detail {
 /// What the probe loop prefetches at build row j: each column of at least
@@ -53,7 +71,7 @@ struct value_prefetch {
 /// `prefetch_build`. `exec::probe`, `exec::probe_parts` (as the sink a
 /// part's `make_sink` returns) and the threaded `exec::probe` take it in
 /// place of the emit; `base()` is the emit itself, which sees exactly the
-/// pairs a bare emit would, in the same order, up to `prefetch_depth` pairs
+/// pairs a bare emit would, in the same order, up to `held_pairs(build)` pairs
 /// later. If the emit throws, the pairs still held back are not emitted,
 /// as the rows not yet probed are not.
 template <class Emit, class... T>
@@ -81,7 +99,7 @@ class prefetched_emit {
 /// Wraps `emit` (kept by reference when it is an lvalue, moved in
 /// otherwise) with the build-side columns it reads at build row j
 /// (contiguous, indexed by build row), for a probe to prefetch
-/// `prefetch_depth` pairs before the emit sees j. Without a column of at
+/// `held_pairs(build)` pairs before the emit sees j. Without a column of at
 /// least `prefetch_min_column_bytes` nothing is held back. The columns must
 /// outlive the probe.
 template <class Emit, std::ranges::contiguous_range C, std::ranges::contiguous_range... Cs>

@@ -1155,7 +1155,7 @@ struct pipelined_state {
         std::vector<exec::match_set<width>> out(parts);
         auto part = [&](std::size_t q, std::size_t b, std::size_t e) { out[q] = chunk(b, e); };
         exec::detail::run_parts(parts, n, part);
-        full_ = exec::concat(out);
+        full_ = exec::concat(out, policy);
       }
       ready_.store(true, std::memory_order_release);
     });
