@@ -5,7 +5,11 @@
 /// and a group-by folds in its table only within half of it. Both choices
 /// were measured to flip there on two machines whose last-level caches
 /// differ eightfold (32 MiB: 16 MiB tables; 260 MiB: 128 MiB tables), so
-/// the size is read from the machine rather than fixed.
+/// the size is read from the machine rather than fixed. It is the size
+/// glibc's `sysconf` reports, which can exceed what one core uses: on a
+/// first-generation EPYC guest it said 64 MiB where Linux's sysfs says 8,
+/// and there the 32 MiB limits measured faster than 4 MiB ones would
+/// (docs/performance.md, "Not done").
 ///
 /// Define `JOINERY_LAST_LEVEL_CACHE_BYTES` to fix it (the project's tests do,
 /// so that the choices they check are the same on every machine), with the
