@@ -130,6 +130,11 @@ class arrangement {
   /// too little to pay for the filter's read and branch: measured in
   /// bench/plan and bench/peers).
   [[nodiscard]] static std::size_t filter_min_table_bytes() noexcept { return last_level_cache_bytes() / 2; }
+  /// Table size up to which a unique hashed build of integer keys may be
+  /// probed without guessing (`resolve_unique`): half the cache one core
+  /// reaches (cache_size.hpp). Beyond it the wait on the slot costs more
+  /// than the mispredictions saved (measured in bench/plan and bench/peers).
+  [[nodiscard]] static std::size_t guessless_max_table_bytes() noexcept { return core_cache_bytes() / 2; }
   /// Probes after which a probe loop stops reading the filter if it ruled
   /// out fewer than a quarter of them (a join whose keys mostly match), or,
   /// the filter not yet built, builds it if a quarter of them missed.
@@ -342,6 +347,13 @@ class arrangement {
   /// True when the arrangement keeps a key filter for its probes (see the
   /// file comment); its bits exist once `filter_built()`.
   [[nodiscard]] bool has_filter() const noexcept { return filter_.wanted(); }
+  /// True when a probe loop whose caller stores each outcome resolves a
+  /// batch of coin-toss hits and misses without guessing (see
+  /// `guessless_max_table_bytes`).
+  [[nodiscard]] bool resolves_without_guessing() const noexcept {
+    return detail::direct_addressable<Key> && unique_ && index_layout() == layout::hashed &&
+           slots_.size() * sizeof(slot) <= guessless_max_table_bytes();
+  }
   /// True once a probe loop has built the key filter's bits.
   [[nodiscard]] bool filter_built() const noexcept { return filter_.built(); }
   /// The built key filter's size in bits (0 before): at least 8 per key.
@@ -496,12 +508,11 @@ class arrangement {
     const bool row_is_group = row_group_.empty() && keyed_ == built_;
     // Hashed+unique, integer keys, outcome stored by the caller: when hit or
     // miss is a coin toss (measured on the last batch), `resolve_unique`
-    // reads the home slot without a guess. Only for a table without the key
-    // filter (one in cache): beyond it, waiting on the slot costs more than
-    // the mispredictions saved (measured in bench/plan).
+    // reads the home slot without a guess, in a table that fits the cache
+    // of one core (`resolves_without_guessing`).
     constexpr bool guessless_mode =
         OutcomeStored && M == probe_mode::hashed_unique && detail::direct_addressable<Key>;
-    const bool guessless_allowed = guessless_mode && !filter_.wanted();
+    const bool guessless_allowed = guessless_mode && resolves_without_guessing();
     bool coin_toss = false;
     // Resolves one staged batch: `on` for each row, in order.
     auto resolve = [&]<bool Guessless>(const staged& st, std::size_t base, std::size_t cnt)
