@@ -3,6 +3,9 @@
 // table per case: system, threads, median ms, M rows/s, and time relative to
 // joinery (system / joinery at the same thread count; > 1 means joinery is
 // faster). A missing peer is reported and skipped. Run by scripts/bench-peers.
+// The medians are of runs taken in rounds (joinery, the hand-written
+// baselines and DuckDB once each per round), so that load from other guests
+// of a shared machine moves every system of a case alike.
 //
 //   bench.peers [--duckdb PATH] [--reps N] [--quick] [--sqlite-all] [--only SUBSTR]
 //               [--csv FILE]   (tab-separated: case, system, threads, median ms, M rows/s, CPU ms)
@@ -109,6 +112,36 @@ timing time_it(int reps, bool warm, F&& f) {
     c.push_back(cpu_now_ms() - c0);
   }
   return {median(t), median(c), ans};
+}
+
+/// One system's runs of a case, timed in rounds with the other systems' runs.
+struct contender {
+  std::string system;
+  unsigned threads = 1;
+  std::function<void()> before;  // untimed, before each run (DuckDB's thread count)
+  std::function<answer()> run;
+  std::vector<double> t, c;
+  answer ans;
+};
+
+/// Times each contender `reps` times, one run each per round after one
+/// untimed run each, so a burst of load from the other guests of a shared
+/// machine falls on every system of the case, not on one system's runs.
+void time_in_rounds(std::vector<contender>& cs, int reps) {
+  for (contender& c : cs) {
+    if (c.before) c.before();
+    c.ans = c.run();
+  }
+  for (int r = 0; r < reps; ++r)
+    for (contender& c : cs) {
+      if (c.before) c.before();
+      const double c0 = cpu_now_ms();
+      const auto t0 = std::chrono::steady_clock::now();
+      c.ans = c.run();
+      keep_answer = keep_answer + c.ans.a + c.ans.b;
+      c.t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      c.c.push_back(cpu_now_ms() - c0);
+    }
 }
 
 // ---------------------------------------------------------------- data
@@ -365,30 +398,29 @@ struct case_spec {
 
 void run_case(peers_state& ps, const case_spec& c) {
   if (!ps.opt.only.empty() && c.name.find(ps.opt.only) == std::string::npos) return;
-  std::vector<measurement> ms;
   const int reps = ps.opt.reps;
+  std::vector<contender> cs;
   for (unsigned t : {1U, 2U}) {
     if (t == 2 && !c.joinery_2t) continue;
-    const auto r = time_it(reps, true, [&] { return c.joinery(t); });
-    ms.push_back({"joinery", t, r.ms, r.cpu_ms, r.ans});
+    cs.push_back({"joinery", t, {}, [&c, t] { return c.joinery(t); }, {}, {}, {}});
   }
-  for (const auto& [name, fn] : c.baselines) {
-    const auto r = time_it(reps, true, fn);
-    ms.push_back({name, 1, r.ms, r.cpu_ms, r.ans});
-  }
+  for (const auto& [name, fn] : c.baselines) cs.push_back({name, 1, {}, fn, {}, {}, {}});
   std::string notes;
   if (ps.duck_db) {
     for (unsigned t : {1U, 2U}) {
-      ps.duck_db->query("SET threads=" + std::to_string(t));
-      const auto r = time_it(reps, true, [&] {
-        auto q = ps.duck_db->query(c.sql);
-        return c.sql_rows ? answer{static_cast<i64>(q.rows), 0} : answer{q.first, q.second};
-      });
-      ms.push_back({"DuckDB", t, r.ms, r.cpu_ms, r.ans});
+      cs.push_back({"DuckDB", t, [&ps, t] { ps.duck_db->query("SET threads=" + std::to_string(t)); },
+                    [&ps, &c] {
+                      auto q = ps.duck_db->query(c.sql);
+                      return c.sql_rows ? answer{static_cast<i64>(q.rows), 0} : answer{q.first, q.second};
+                    },
+                    {}, {}, {}});
     }
   } else {
     notes += " DuckDB skipped (not loaded).";
   }
+  time_in_rounds(cs, reps);
+  std::vector<measurement> ms;
+  for (const contender& k : cs) ms.push_back({k.system, k.threads, median(k.t), median(k.c), k.ans});
 #if JOINERY_HAVE_SQLITE
   if (ps.lite && (c.sqlite_ok || ps.opt.sqlite_all)) {
     const auto r = time_it(std::min(reps, 3), false,
@@ -557,7 +589,8 @@ int main(int argc, char** argv) {
 #else
   std::printf("SQLite: skipped (libsqlite3 not found at configure time).\n");
 #endif
-  std::printf("Median of %d runs after one warm-up (SQLite: of min(reps, 3), no warm-up). "
+  std::printf("Median of %d runs after one warm-up, the systems of a case run in turn, once each per round "
+              "(SQLite: of min(reps, 3) after the rounds, no warm-up). "
               "M rows/s = (|L| + |R|) / time. x joinery = time / joinery's time at the same thread count. "
               "CPU ms = CPU time of the process (all threads; robust to a shared machine for 1-thread rows).\n",
               ps.opt.reps);
