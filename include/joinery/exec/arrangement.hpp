@@ -493,6 +493,9 @@ class arrangement {
           // The prefetch does not wait for the filter; a filtered-out key
           // is resolved without waiting for its slot.
           detail::prefetch_read(slots_.data() + home);
+          // And the line of the slot after it: a walk from the last slot of
+          // a line (a quarter of the homes) would otherwise wait on memory.
+          detail::prefetch_read(slots_.data() + ((home + 1) & mask_));
           bool maybe = true;
           if (use_filter) {
             maybe = filter.may_contain(h);
@@ -871,7 +874,8 @@ class arrangement {
     });
   }
 
-  /// A batch of build rows: keys read and hashed, home slots prefetched.
+  /// A batch of build rows: keys read and hashed, home slots (and the
+  /// slots after them) prefetched.
   struct staged_keys {
     Key key[probe_batch];
     std::uint64_t hash[probe_batch];
@@ -890,7 +894,9 @@ class arrangement {
       const std::uint64_t h = hash_(*k);
       st.hash[t] = h;
       st.key[t] = std::move(*k);
-      detail::prefetch_read(table + (static_cast<std::size_t>(h >> shift) & mask));
+      const std::size_t home = static_cast<std::size_t>(h >> shift) & mask;
+      detail::prefetch_read(table + home);
+      detail::prefetch_read(table + ((home + 1) & mask));  // as the probe's: a walk into the next line
     }
   }
 
