@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -551,4 +552,34 @@ TEST_CASE("joinery.exec.arrangement.estimated_group_count_from_a_sample") {
   for (std::size_t i = 0; i < ten.size(); ++i) ten[i] = static_cast<std::int64_t>(i % 10) * 1000003;
   a.build_groups(ten.size(), [&](std::size_t i) { return ten[i]; });
   CHECK(a.estimated_group_count(1000) == 65);
+}
+
+TEST_CASE("joinery.exec.arrangement.probe_rows_calls_an_lvalue_on_itself") {
+  // The loop works on its own copy of a small closure only when the caller
+  // cannot see the difference: an `on` the caller passes by name, holding
+  // its state by value, must be the object the rows reach.
+  for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {  // direct, hashed
+    std::vector<opt> keys;
+    for (std::int64_t k = 0; k < 100; ++k) keys.push_back(k * 2 * scale);
+    const auto a = build_of(keys);
+    struct tally {
+      std::size_t rows = 0, hits = 0;
+      row_pos last = 0;
+      void operator()(std::size_t, std::span<const row_pos> found) {
+        ++rows;
+        hits += found.size();
+        if (!found.empty()) last = found[0];
+      }
+    };
+    static_assert(std::is_trivially_copyable_v<tally>);
+    tally on;
+    jy::exec::work_counters w;
+    // Probe keys 0, 1, ..., 299 (times scale): the even ones below 200 hit row k / 2.
+    a.probe_rows(0, 300, [scale](std::size_t i) { return opt(static_cast<std::int64_t>(i) * scale); }, on, w);
+    CHECK(on.rows == 300);
+    CHECK(on.hits == 100);
+    CHECK(on.last == 99);
+    CHECK(w.probes == 300);
+    CHECK(w.emitted == 100);
+  }
 }
