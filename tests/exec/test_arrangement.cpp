@@ -36,6 +36,7 @@ std::vector<opt> spread_keys(std::size_t n, std::size_t stride, std::size_t offs
   for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::int64_t>(i * stride * 1000003 + offset);
   return keys;
 }
+opt key_is_row(std::size_t i) { return static_cast<std::int64_t>(i); }
 }  // namespace
 
 TEST_CASE("joinery.exec.arrangement.groups_in_first_appearance_order") {
@@ -582,4 +583,10 @@ TEST_CASE("joinery.exec.arrangement.probe_rows_calls_an_lvalue_on_itself") {
     CHECK(w.probes == 300);
     CHECK(w.emitted == 100);
   }
+  // A plain function as `key_at` is called by reference.
+  const auto a = build_of(std::vector<opt>{0, 2, 4});
+  std::size_t hits = 0;
+  jy::exec::work_counters w;
+  a.probe_rows(0, 6, key_is_row, [&](std::size_t, std::span<const row_pos> found) { hits += found.size(); }, w);
+  CHECK(hits == 3);
 }

@@ -108,9 +108,16 @@ inline void prefetch_read_outer(const void* p) noexcept {
 /// references), else a reference. In its own frame the captured addresses
 /// stay in registers; through a reference they are reloaded at every row.
 template <class F, bool Copy>
-using loop_callable_t =
-    std::conditional_t<Copy && std::is_trivially_copyable_v<std::remove_cvref_t<F>> && sizeof(F) <= 64,
-                       std::remove_cvref_t<F>, F&>;
+struct loop_callable {
+  using type = F&;
+};
+template <class F, bool Copy>
+  requires(Copy && std::is_object_v<F> && std::is_trivially_copyable_v<std::remove_cv_t<F>> && sizeof(F) <= 64)
+struct loop_callable<F, Copy> {
+  using type = std::remove_cv_t<F>;
+};
+template <class F, bool Copy>
+using loop_callable_t = typename loop_callable<F, Copy>::type;
 
 /// Keys the direct-address path can index: integers up to 64 bits (bool excluded).
 template <class K>
