@@ -1,10 +1,12 @@
 #pragma once
 // Hand-written baselines the kernel is measured against in the same binary:
 // a simple flat open-addressing hash join (key + row in the slot, linear
-// probing, load <= 1/2) with and without batched software prefetch, and the
-// memory-limit probes (sequential read, random gather).
+// probing, load <= 1/2) with and without batched software prefetch, a flat
+// group-by of the same kind, and the memory-limit probes (sequential read,
+// random gather).
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <joinery/core/key.hpp>
@@ -90,6 +92,65 @@ inline count_sum flat_join_prefetch(const std::vector<std::int64_t>& build_keys,
       }
     }
   }
+  return r;
+}
+
+/// Group-by count + sum per key: a flat open-addressing table of 32-byte
+/// slots {key, count, sum} (count 0: empty), linear probing, doubled while
+/// more than half full; a batch of 32 keys is hashed and its slots
+/// prefetched before the batch is folded. Returns the number of groups and
+/// the sum over all groups.
+inline count_sum flat_group_by(const std::vector<std::int64_t>& keys, const std::vector<std::int64_t>& vals) {
+  struct alignas(32) slot {
+    std::int64_t key = 0;
+    std::int64_t count = 0;
+    std::int64_t sum = 0;
+  };
+  std::vector<slot> t(1024);
+  std::uint64_t mask = t.size() - 1;
+  unsigned shift = 64 - 10;
+  std::size_t groups = 0;
+  auto home = [&](std::int64_t k) { return (joinery::detail::mix64(static_cast<std::uint64_t>(k)) >> shift) & mask; };
+  constexpr std::size_t B = 32;
+  std::uint64_t h[B];
+  const std::size_t n = keys.size();
+  for (std::size_t base = 0; base < n; base += B) {
+    const std::size_t cnt = n - base < B ? n - base : B;
+    for (std::size_t b = 0; b < cnt; ++b) {
+      h[b] = home(keys[base + b]);
+      __builtin_prefetch(&t[h[b]]);
+    }
+    for (std::size_t b = 0; b < cnt; ++b) {
+      const std::int64_t k = keys[base + b];
+      std::uint64_t s = h[b];
+      while (t[s].count != 0 && t[s].key != k) s = (s + 1) & mask;
+      if (t[s].count == 0) {
+        if (2 * (groups + 1) > t.size()) {
+          // Double, then re-home this key and the rest of the batch.
+          std::vector<slot> old = std::move(t);
+          t.assign(old.size() * 2, slot{});
+          mask = t.size() - 1;
+          --shift;
+          for (const slot& o : old) {
+            if (o.count == 0) continue;
+            std::uint64_t r = home(o.key);
+            while (t[r].count != 0) r = (r + 1) & mask;
+            t[r] = o;
+          }
+          for (std::size_t c = b; c < cnt; ++c) h[c] = home(keys[base + c]);
+          s = h[b];
+          while (t[s].count != 0 && t[s].key != k) s = (s + 1) & mask;
+        }
+        t[s].key = k;
+        ++groups;
+      }
+      ++t[s].count;
+      t[s].sum += vals[base + b];
+    }
+  }
+  count_sum r;
+  r.count = static_cast<std::int64_t>(groups);
+  for (const slot& o : t) r.sum += o.sum;
   return r;
 }
 

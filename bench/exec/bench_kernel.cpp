@@ -1,7 +1,7 @@
 // The join kernel against hand-written baselines in the SAME binary:
 // inner many-to-one join with count + sum of the build payload, scrambled
-// sparse int64 keys (bench_data.hpp) and dense keys, plus the memory-limit
-// probes it is bounded by. M rows/s = (|probe| + |build|) / time.
+// sparse int64 keys (bench_data.hpp) and dense keys, a group-by count + sum
+// (`exec::fold_groups`), plus the memory-limit probes it is bounded by. M rows/s = (|probe| + |build|) / time.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 
 #include <joinery/exec/arrangement.hpp>
 #include <joinery/exec/equi_join.hpp>
+#include <joinery/exec/group_by.hpp>
 #include <joinery/exec/threads.hpp>
 
 #include "baseline.hpp"
@@ -23,7 +24,7 @@ namespace ex = joinery::exec;
 namespace {
 
 struct dataset {
-  std::vector<std::int64_t> dim_key, dim_val, fact_key;
+  std::vector<std::int64_t> dim_key, dim_val, fact_key, fact_val;
 };
 
 /// Key kinds: scrambled sparse keys; dense keys 0..m-1 in row order (a
@@ -50,6 +51,8 @@ const dataset& data(std::size_t n, std::size_t m, int kind) {
     }
     d.dim_val.resize(m);
     for (std::size_t i = 0; i < m; ++i) d.dim_val[i] = static_cast<std::int64_t>(i % 1000);
+    d.fact_val.resize(n);
+    for (std::size_t i = 0; i < n; ++i) d.fact_val[i] = static_cast<std::int64_t>(i % 7);
   }
   return d;
 }
@@ -130,6 +133,44 @@ void BM_flat_prefetch(benchmark::State& st) {
   finish(st, n, m, r);
 }
 
+/// Group-by count + sum of the fact rows by their key (about m groups),
+/// folded as the rows are grouped, against `flat_group_by`.
+jb::count_sum joinery_group_by(const dataset& d) {
+  struct acc {
+    std::int64_t count = 0, sum = 0;
+  };
+  const std::int64_t* val = d.fact_val.data();
+  const auto groups = ex::fold_groups<std::int64_t>(
+      d.fact_key.size(), [&](std::size_t i) { return std::optional<std::int64_t>(d.fact_key[i]); }, acc{},
+      [val](acc& a, std::size_t i) {
+        ++a.count;
+        a.sum += val[i];
+      });
+  jb::count_sum r;
+  r.count = static_cast<std::int64_t>(groups.group_count());
+  for (const acc& a : groups.accumulators) r.sum += a.sum;
+  return r;
+}
+void group_by_finish(benchmark::State& st, std::size_t n, jb::count_sum r) {
+  st.counters["groups"] = static_cast<double>(r.count);
+  st.counters["Mrows/s"] =
+      benchmark::Counter(static_cast<double>(n) * static_cast<double>(st.iterations()) / 1e6, benchmark::Counter::kIsRate);
+}
+void BM_joinery_group_by(benchmark::State& st) {
+  const auto n = static_cast<std::size_t>(st.range(0));
+  const auto& d = data(n, static_cast<std::size_t>(st.range(1)), sparse);
+  jb::count_sum r;
+  for (auto _ : st) benchmark::DoNotOptimize(r = joinery_group_by(d));
+  group_by_finish(st, n, r);
+}
+void BM_flat_group_by(benchmark::State& st) {
+  const auto n = static_cast<std::size_t>(st.range(0));
+  const auto& d = data(n, static_cast<std::size_t>(st.range(1)), sparse);
+  jb::count_sum r;
+  for (auto _ : st) benchmark::DoNotOptimize(r = jb::flat_group_by(d.fact_key, d.fact_val));
+  group_by_finish(st, n, r);
+}
+
 /// Build alone (the arrangement of the dimension side).
 void BM_joinery_build(benchmark::State& st) {
   const auto m = static_cast<std::size_t>(st.range(1));
@@ -180,6 +221,11 @@ void sizes(benchmark::internal::Benchmark* b) {
   b->Args({1'000'000, 100'000})->Args({10'000'000, 1'000'000})->Args({10'000'000, 100'000});
   b->Unit(benchmark::kMillisecond)->UseRealTime();
 }
+/// Group-by: 10^7 rows into about 10^5 and 10^6 groups.
+void group_sizes(benchmark::internal::Benchmark* b) {
+  b->Args({10'000'000, 100'000})->Args({10'000'000, 1'000'000});
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
 
 }  // namespace
 
@@ -194,6 +240,8 @@ BENCHMARK(BM_joinery<dense_shuffled>)->Apply(sizes);
 BENCHMARK(BM_flat_prefetch<dense>)->Apply(sizes);
 BENCHMARK(BM_joinery_2threads<dense>)->Apply(sizes);
 BENCHMARK(BM_joinery_2threads<dense_shuffled>)->Apply(sizes);
+BENCHMARK(BM_joinery_group_by)->Apply(group_sizes);
+BENCHMARK(BM_flat_group_by)->Apply(group_sizes);
 BENCHMARK(BM_random_gather)->Arg(1)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_sequential_read)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -590,3 +590,31 @@ TEST_CASE("joinery.exec.arrangement.probe_rows_calls_an_lvalue_on_itself") {
   a.probe_rows(0, 6, key_is_row, [&](std::size_t, std::span<const row_pos> found) { hits += found.size(); }, w);
   CHECK(hits == 3);
 }
+
+TEST_CASE("joinery.exec.arrangement.fold_calls_a_changing_fold_itself") {
+  // A fold whose call operator is not const may keep state in itself: the
+  // loop must call that object, not a copy (direct and hashed layouts).
+  for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
+    struct counting_fold {
+      std::size_t calls = 0;
+      void operator()(std::int64_t& acc, std::size_t i) {
+        ++calls;
+        acc += static_cast<std::int64_t>(i);
+      }
+    };
+    static_assert(std::is_trivially_copyable_v<counting_fold>);
+    counting_fold fold;
+    arrangement<std::int64_t> a;
+    // Keys 0, 1, 2, 0, 1, 2, ... (times scale) over 3000 rows, every 7th NULL.
+    const auto acc = a.fold_groups(
+        3000, [scale](std::size_t i) { return i % 7 == 6 ? opt() : opt(static_cast<std::int64_t>(i % 3) * scale); },
+        std::int64_t{0}, fold);
+    std::size_t keyed = 0;
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < 3000; ++i)
+      if (i % 7 != 6) ++keyed, total += static_cast<std::int64_t>(i);
+    CHECK(fold.calls == keyed);
+    REQUIRE(acc.size() == 3);
+    CHECK(acc[0] + acc[1] + acc[2] == total);
+  }
+}
