@@ -108,26 +108,11 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept(const arrangement<Key, Hash>
   hand_over();
 }
 
-/// Rows [begin, end) probed straight into `emit`, each pair as it is found
-/// (`Site` keeps the serial and the threaded probe's loops apart).
-template <join_kind Kind, class Site, class Key, class Hash, class KeyAt, class Accept, class Emit>
-JOINERY_DETAIL_ALWAYS_INLINE inline void probe_emitting(const arrangement<Key, Hash>& build, std::size_t begin,
-                                                        std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
-                                                        work_counters& w) {
-  build.probe_rows(
-      begin, end, key_at,
-      [&](std::size_t i, std::span<const row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
-        emit_row<Kind>(i, candidates, accept, emit);
-      },
-      w);
-}
-
-/// Rows [begin, end) probed into a `prefetched_emit` that prefetches (a
-/// column beyond the cache): each pair goes to the bare emit
-/// `held_pairs(build)` pairs after its values were prefetched. The pairs are
-/// held after `emit_row`: held before it, its branch on each row's outcome
-/// no longer followed the probe's own and mispredicted apart (measured
-/// alternatives in docs/performance.md).
+/// Rows [begin, end) probed into a `prefetched_emit`: each pair goes to the
+/// bare emit `held_pairs(build)` pairs after its values were prefetched. The
+/// pairs are held after `emit_row`: held before it, its branch on each
+/// row's outcome no longer followed the probe's own and mispredicted apart
+/// (measured alternatives in docs/performance.md).
 template <join_kind Kind, class Site, class Key, class Hash, class KeyAt, class Accept, class Emit>
 JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key, Hash>& build, std::size_t begin,
                                                           std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
@@ -140,7 +125,14 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key,
   held_pair held[prefetch_depth_unprobed];
   const std::size_t depth = held_pairs(build), wrap = depth - 1;
   std::size_t next = 0, count = 0;
-  auto hold = [&](std::size_t i, std::size_t j) JOINERY_DETAIL_ALWAYS_INLINE {
+  // Held by value: a loop kept out of line would reload it through two
+  // references at every pair.
+  const bool active = values.active;
+  auto hold = [&, active](std::size_t i, std::size_t j) JOINERY_DETAIL_ALWAYS_INLINE {
+    if (!active) {  // every column fits in cache: straight through
+      bare(i, j);
+      return;
+    }
     // An unmatched row prefetches the first value: no branch on a coin toss.
     values.prefetch(j == unmatched ? 0 : j);
     held_pair& h = held[next];
@@ -149,7 +141,12 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key,
     h = {i, j};
     next = (next + 1) & wrap;
   };
-  probe_emitting<Kind, Site>(build, begin, end, key_at, accept, hold, w);
+  build.probe_rows(
+      begin, end, key_at,
+      [&](std::size_t i, std::span<const row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
+        emit_row<Kind>(i, candidates, accept, hold);
+      },
+      w);
   for (; count != 0; --count) {
     const held_pair& h = held[(next - count) & wrap];
     bare(h.i, h.j);
@@ -167,13 +164,14 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
     if constexpr (prefetched) probe_kept<Kind, Site>(build, begin, end, key_at, accept, emit.base(), w);
     else probe_kept<Kind, Site>(build, begin, end, key_at, accept, emit, w);
   } else if constexpr (prefetched) {
-    // Every column in cache: the bare emit, straight through, decided once
-    // rather than per pair (1e7 x 1e5 count+sum, 2 MiB-L2 Xeon: 1.43x ->
-    // 1.29x the time of the hand-written flat join).
-    if (emit.prefetching()) probe_prefetched<Kind, Site>(build, begin, end, key_at, accept, emit, w);
-    else probe_emitting<Kind, Site>(build, begin, end, key_at, accept, emit.base(), w);
+    probe_prefetched<Kind, Site>(build, begin, end, key_at, accept, emit, w);
   } else {
-    probe_emitting<Kind, Site>(build, begin, end, key_at, accept, emit, w);
+    build.probe_rows(
+        begin, end, key_at,
+        [&](std::size_t i, std::span<const row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
+          emit_row<Kind>(i, candidates, accept, emit);
+        },
+        w);
   }
 }
 }  // namespace detail
