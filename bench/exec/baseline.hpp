@@ -111,6 +111,11 @@ inline count_sum flat_group_by(const std::vector<std::int64_t>& keys, const std:
   unsigned shift = 64 - 10;
   std::size_t groups = 0;
   auto home = [&](std::int64_t k) { return (joinery::detail::mix64(static_cast<std::uint64_t>(k)) >> shift) & mask; };
+  // Key k's slot, or the empty one it would take, from slot s.
+  auto walk = [&](std::uint64_t s, std::int64_t k) {
+    while (t[s].count != 0 && t[s].key != k) s = (s + 1) & mask;
+    return s;
+  };
   constexpr std::size_t B = 32;
   std::uint64_t h[B];
   const std::size_t n = keys.size();
@@ -122,8 +127,7 @@ inline count_sum flat_group_by(const std::vector<std::int64_t>& keys, const std:
     }
     for (std::size_t b = 0; b < cnt; ++b) {
       const std::int64_t k = keys[base + b];
-      std::uint64_t s = h[b];
-      while (t[s].count != 0 && t[s].key != k) s = (s + 1) & mask;
+      std::uint64_t s = walk(h[b], k);
       if (t[s].count == 0) {
         if (2 * (groups + 1) > t.size()) {
           // Double, then re-home this key and the rest of the batch.
@@ -133,13 +137,10 @@ inline count_sum flat_group_by(const std::vector<std::int64_t>& keys, const std:
           --shift;
           for (const slot& o : old) {
             if (o.count == 0) continue;
-            std::uint64_t r = home(o.key);
-            while (t[r].count != 0) r = (r + 1) & mask;
-            t[r] = o;
+            t[walk(home(o.key), o.key)] = o;
           }
           for (std::size_t c = b; c < cnt; ++c) h[c] = home(keys[base + c]);
-          s = h[b];
-          while (t[s].count != 0 && t[s].key != k) s = (s + 1) & mask;
+          s = walk(h[b], k);
         }
         t[s].key = k;
         ++groups;

@@ -1,7 +1,8 @@
 // The join kernel against hand-written baselines in the SAME binary:
 // inner many-to-one join with count + sum of the build payload, scrambled
 // sparse int64 keys (bench_data.hpp) and dense keys, a group-by count + sum
-// (`exec::fold_groups`), plus the memory-limit probes it is bounded by. M rows/s = (|probe| + |build|) / time.
+// (`exec::fold_groups`), plus the memory-limit probes it is bounded by.
+// M rows/s = (|probe| + |build|) / time.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
