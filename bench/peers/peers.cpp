@@ -502,6 +502,8 @@ void peak_memory(peers_state& ps) {
         arr.build(d.size(), key_of(d));
         arr_bytes = arr.memory_bytes();
       }
+      // Its freed blocks would otherwise be kept, resident, for the join to reuse.
+      ex::release_retained_memory();
       std::ofstream("/proc/self/clear_refs") << "5";  // reset the peak (VmHWM) to the current RSS
       const long before = status_kb("VmRSS");
       const answer a = jy_materialize(rf, rd, 1);

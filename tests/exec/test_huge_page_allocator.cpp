@@ -1,8 +1,10 @@
 // exec::detail::huge_page_allocator: small blocks as std::allocator, large
-// ones in their own 2 MiB-aligned mapping advised for huge pages; values and
-// growth behave as with any allocator.
+// ones in their own 2 MiB-aligned mapping advised for huge pages, kept for
+// reuse when freed (within a byte limit and a slot count); values and growth
+// behave as with any allocator.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <joinery/exec/arrangement.hpp>
@@ -138,4 +141,130 @@ TEST_CASE("huge_page_allocator: position columns and arrangements beyond the thr
   }
   CHECK(all);
   CHECK(arr.find(7) == ex::no_group);
+}
+
+namespace {
+/// The mapping a large block of `bytes` gets: whole 2 MiB pages.
+constexpr std::size_t mapping_of(std::size_t bytes) {
+  return (bytes + dt::huge_page_size - 1) & ~(dt::huge_page_size - 1);
+}
+}  // namespace
+
+TEST_CASE("huge_page_allocator: a freed large block is kept for the next block of its size", "[exec][memory]") {
+  ex::release_retained_memory();
+  REQUIRE(ex::retained_memory_bytes() == 0);
+  dt::huge_page_vector<std::uint64_t> first(large_count, 7);
+  const void* at = first.data();
+  dt::huge_page_vector<std::uint64_t>().swap(first);  // freed
+#if JOINERY_DETAIL_HUGE_PAGES
+  if constexpr (ex::retained_memory_max_bytes >= mapping_of(large_count * sizeof(std::uint64_t))) {
+    CHECK(ex::retained_memory_bytes() == mapping_of(large_count * sizeof(std::uint64_t)));
+    // Another size is mapped afresh and leaves the kept block alone.
+    dt::huge_page_vector<std::uint64_t> other(2 * large_count);
+    CHECK(static_cast<const void*>(other.data()) != at);
+    CHECK(ex::retained_memory_bytes() == mapping_of(large_count * sizeof(std::uint64_t)));
+    // The same size gets the kept block, and the vector still starts from zeros, not the 7s.
+    dt::huge_page_vector<std::uint64_t> again(large_count);
+    CHECK(static_cast<const void*>(again.data()) == at);
+    CHECK(ex::retained_memory_bytes() == 0);
+    bool zeros = true;
+    for (const std::uint64_t x : again) zeros = zeros && x == 0;
+    CHECK(zeros);
+    CHECK(aligned_to(again.data(), dt::huge_page_size));
+  }
+#endif
+  (void)at;
+  const std::size_t kept = ex::retained_memory_bytes();
+  CHECK(ex::release_retained_memory() == kept);
+  CHECK(ex::retained_memory_bytes() == 0);
+  CHECK(ex::release_retained_memory() == 0);
+}
+
+TEST_CASE("huge_page_allocator: the kept blocks stay within the byte limit, the oldest given back first",
+          "[exec][memory]") {
+  ex::release_retained_memory();
+  dt::huge_page_allocator<std::byte> a;
+  // Blocks never written: address space only. Three of a third of the limit fit.
+  const std::size_t third = ex::retained_memory_max_bytes / 3 / dt::huge_page_size * dt::huge_page_size;
+  if (third < dt::huge_page_allocator_threshold) {
+    // A limit too small for the test's blocks (or 0): nothing of this size is kept.
+    std::byte* p = a.allocate(dt::huge_page_allocator_threshold);
+    a.deallocate(p, dt::huge_page_allocator_threshold);
+    CHECK(ex::retained_memory_bytes() <= ex::retained_memory_max_bytes);
+    return;
+  }
+  std::byte* b1 = a.allocate(third);
+  std::byte* b2 = a.allocate(third);
+  std::byte* b3 = a.allocate(third);
+  std::byte* b4 = a.allocate(third);
+  a.deallocate(b1, third);
+  a.deallocate(b2, third);
+  a.deallocate(b3, third);
+#if JOINERY_DETAIL_HUGE_PAGES
+  CHECK(ex::retained_memory_bytes() == 3 * third);
+  a.deallocate(b4, third);  // a fourth: b1, the oldest, is given back to make room
+  CHECK(ex::retained_memory_bytes() == 3 * third);
+  // The three kept ones come back most recent first; then the size is mapped afresh.
+  std::byte* r4 = a.allocate(third);
+  std::byte* r3 = a.allocate(third);
+  std::byte* r2 = a.allocate(third);
+  CHECK(r4 == b4);
+  CHECK(r3 == b3);
+  CHECK(r2 == b2);
+  CHECK(ex::retained_memory_bytes() == 0);
+  std::byte* fresh = a.allocate(third);
+  CHECK(ex::retained_memory_bytes() == 0);
+  for (std::byte* p : {r4, r3, r2, fresh}) a.deallocate(p, third);
+  // A block beyond the limit on its own is given back at once.
+  ex::release_retained_memory();
+  const std::size_t beyond = ex::retained_memory_max_bytes + dt::huge_page_size;
+  std::byte* big = a.allocate(beyond);
+  a.deallocate(big, beyond);
+  CHECK(ex::retained_memory_bytes() == 0);
+#else
+  a.deallocate(b4, third);
+  CHECK(ex::retained_memory_bytes() == 0);
+#endif
+  ex::release_retained_memory();
+}
+
+TEST_CASE("huge_page_allocator: at most the slot count of blocks is kept", "[exec][memory]") {
+#if JOINERY_DETAIL_HUGE_PAGES
+  ex::release_retained_memory();
+  dt::huge_page_allocator<std::byte> a;
+  constexpr std::size_t block = dt::huge_page_allocator_threshold;
+  constexpr std::size_t count = dt::retained_mappings::slots + 3;
+  if constexpr (count * block <= ex::retained_memory_max_bytes) {
+    std::vector<std::byte*> blocks;
+    for (std::size_t i = 0; i < count; ++i) blocks.push_back(a.allocate(block));
+    for (std::byte* p : blocks) a.deallocate(p, block);
+    CHECK(ex::retained_memory_bytes() == dt::retained_mappings::slots * block);
+    // The most recent comes back first; the three oldest were given back.
+    std::byte* again = a.allocate(block);
+    CHECK(again == blocks.back());
+    a.deallocate(again, block);
+  }
+  ex::release_retained_memory();
+#endif
+  SUCCEED();
+}
+
+TEST_CASE("huge_page_allocator: threads freeing and taking blocks each keep their own values", "[exec][memory]") {
+  ex::release_retained_memory();
+  std::atomic<int> wrong{0};
+  auto work = [&](std::uint64_t id) {
+    for (int round = 0; round < 50; ++round) {
+      dt::huge_page_vector<std::uint64_t> v(large_count, id);
+      v[large_count / 2] = id + 1;
+      std::uint64_t sum = 0;
+      for (const std::uint64_t x : v) sum += x;
+      if (sum != id * large_count + 1) ++wrong;
+    }
+  };
+  std::thread other(work, 1000);
+  work(2000);
+  other.join();
+  CHECK(wrong.load() == 0);
+  CHECK(ex::retained_memory_bytes() <= 2 * mapping_of(large_count * sizeof(std::uint64_t)));
+  ex::release_retained_memory();
 }

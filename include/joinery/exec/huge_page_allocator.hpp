@@ -10,16 +10,27 @@
 /// on its own, aligned to 2 MiB and marked `MADV_HUGEPAGE`, so transparent
 /// huge pages back it where the system allows them ("madvise" or "always").
 /// Smaller blocks, and every block elsewhere, come from `std::allocator`.
-/// Either way the memory is the same zeroed anonymous memory: this changes no
-/// value and no order, only the page size.
+/// As from any allocator, a block's contents are unspecified until written
+/// (the containers construct their elements): this changes no value and no
+/// order, only the page size and where the memory comes from.
 ///
 /// Where the kernel compacts memory to find a huge page ("defrag" set to
 /// "madvise" on a fragmented machine) a fault can stall; define
 /// `JOINERY_HUGE_PAGES=0` to keep every block on `std::allocator`.
+///
+/// A freed mapping is kept for the next block of exactly its size
+/// (`exec::retained_memory_bytes`, up to `exec::retained_memory_max_bytes`)
+/// rather than given back at once: memory fresh from the system costs a
+/// fault and a zero fill per page, and on a virtual machine that reports
+/// free pages to its host (virtio-balloon free page reporting) a fault on
+/// the host as well. `exec::release_retained_memory()` gives it all back.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
 #ifndef JOINERY_HUGE_PAGES
@@ -31,6 +42,17 @@
 #else
 #define JOINERY_DETAIL_HUGE_PAGES 0
 #endif
+
+/// Bytes of freed mappings kept for reuse at most (see above); 0 keeps none.
+#ifndef JOINERY_RETAINED_MEMORY_BYTES
+#define JOINERY_RETAINED_MEMORY_BYTES (std::size_t{1} << 30)
+#endif
+
+namespace joinery::exec {
+/// The most bytes of freed mappings kept for the next block of their size
+/// (`JOINERY_RETAINED_MEMORY_BYTES`, 1 GiB unless defined; 0 keeps none).
+inline constexpr std::size_t retained_memory_max_bytes = JOINERY_RETAINED_MEMORY_BYTES;
+}  // namespace joinery::exec
 
 namespace joinery::exec::detail {
 
@@ -78,6 +100,99 @@ inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
 #endif
 }
 
+#if JOINERY_DETAIL_HUGE_PAGES
+/// The freed mappings kept for reuse: at most `slots` of them and
+/// `retained_memory_max_bytes` in all, the oldest given back first to make
+/// room. A block is handed out again only for a request of exactly its
+/// size, the most recently freed first (its pages are the likeliest to be
+/// in cache). Constant-initialised and trivially destructible, so a vector
+/// freed during static destruction still finds it; a spin lock guards it
+/// (a few large blocks per join: never contended for long).
+class retained_mappings {
+ public:
+  static constexpr std::size_t slots = 32;
+
+  /// A kept mapping of exactly `bytes`, or nullptr.
+  [[nodiscard]] void* take(std::size_t bytes) noexcept {
+    const guard g(lock_);
+    block* best = nullptr;
+    for (block& b : blocks_)
+      if (b.bytes == bytes && (!best || b.age > best->age)) best = &b;
+    if (!best) return nullptr;
+    void* p = best->at;
+    held_ -= bytes;
+    *best = block{};
+    return p;
+  }
+
+  /// Keeps the mapping [p, p + bytes) for reuse, or unmaps it when it
+  /// alone exceeds the limit.
+  void keep(void* p, std::size_t bytes) noexcept {
+    if (bytes > retained_memory_max_bytes) {
+      ::munmap(p, bytes);
+      return;
+    }
+    const guard g(lock_);
+    for (;;) {
+      block* free_slot = nullptr;
+      block* oldest = nullptr;
+      for (block& b : blocks_) {
+        if (!b.at) free_slot = free_slot ? free_slot : &b;
+        else if (!oldest || b.age < oldest->age) oldest = &b;
+      }
+      if (free_slot && held_ + bytes <= retained_memory_max_bytes) {
+        *free_slot = block{p, bytes, ++clock_};
+        held_ += bytes;
+        return;
+      }
+      ::munmap(oldest->at, oldest->bytes);  // non-null: the slots are full or the bytes over the limit
+      held_ -= oldest->bytes;
+      *oldest = block{};
+    }
+  }
+
+  /// Unmaps every kept mapping; returns their bytes.
+  std::size_t release() noexcept {
+    const guard g(lock_);
+    const std::size_t released = held_;
+    for (block& b : blocks_) {
+      if (b.at) ::munmap(b.at, b.bytes);
+      b = block{};
+    }
+    held_ = 0;
+    return released;
+  }
+
+  [[nodiscard]] std::size_t bytes() noexcept {
+    const guard g(lock_);
+    return held_;
+  }
+
+ private:
+  struct block {
+    void* at = nullptr;
+    std::size_t bytes = 0;
+    std::uint64_t age = 0;  // when it was kept: higher is more recent
+  };
+  struct guard {
+    std::atomic_flag& f;
+    explicit guard(std::atomic_flag& flag) noexcept : f(flag) {
+      while (f.test_and_set(std::memory_order_acquire)) std::this_thread::yield();
+    }
+    ~guard() { f.clear(std::memory_order_release); }
+    guard(const guard&) = delete;
+    guard& operator=(const guard&) = delete;
+  };
+  std::atomic_flag lock_;
+  block blocks_[slots]{};
+  std::size_t held_ = 0;
+  std::uint64_t clock_ = 0;
+};
+static_assert(std::is_trivially_destructible_v<retained_mappings>);
+
+inline constinit retained_mappings retained{};
+#endif
+
 /// `std::allocator` for small blocks; large ones in huge pages (see above).
 template <class T>
 struct huge_page_allocator {
@@ -91,8 +206,13 @@ struct huge_page_allocator {
 #if JOINERY_DETAIL_HUGE_PAGES
     if (n > std::allocator_traits<std::allocator<T>>::max_size(std::allocator<T>{})) throw std::bad_array_new_length();
     if (const std::size_t bytes = mapped_bytes(n)) {
-      void* p = map_huge_aligned(bytes);
-      if (!p) throw std::bad_alloc();
+      void* p = retained.take(bytes);
+      if (!p) p = map_huge_aligned(bytes);
+      if (!p) {
+        // The system is out of mappings or memory: give back what is kept and try once more.
+        if (retained.release() != 0) p = map_huge_aligned(bytes);
+        if (!p) throw std::bad_alloc();
+      }
       return static_cast<T*>(p);
     }
 #endif
@@ -102,7 +222,7 @@ struct huge_page_allocator {
   void deallocate(T* p, std::size_t n) noexcept {
 #if JOINERY_DETAIL_HUGE_PAGES
     if (const std::size_t bytes = mapped_bytes(n)) {
-      ::munmap(p, bytes);
+      retained.keep(p, bytes);
       return;
     }
 #endif
@@ -129,3 +249,23 @@ template <class T>
 using huge_page_vector = std::vector<T, huge_page_allocator<T>>;
 
 }  // namespace joinery::exec::detail
+
+namespace joinery::exec {
+/// Bytes of freed kernel arrays kept for reuse (0 where huge pages are off).
+[[nodiscard]] inline std::size_t retained_memory_bytes() noexcept {
+#if JOINERY_DETAIL_HUGE_PAGES
+  return detail::retained.bytes();
+#else
+  return 0;
+#endif
+}
+/// Gives every kept mapping back to the system (e.g. after a burst of
+/// large joins, before a long idle phase); returns the bytes given back.
+inline std::size_t release_retained_memory() noexcept {
+#if JOINERY_DETAIL_HUGE_PAGES
+  return detail::retained.release();
+#else
+  return 0;
+#endif
+}
+}  // namespace joinery::exec
