@@ -24,6 +24,8 @@
 /// fault and a zero fill per page, and on a virtual machine that reports
 /// free pages to its host (virtio-balloon free page reporting) a fault on
 /// the host as well. `exec::release_retained_memory()` gives it all back.
+/// Define `JOINERY_HUGE_PAGES` and `JOINERY_RETAINED_MEMORY_BYTES` alike in
+/// every translation unit of a program (they change inline definitions).
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
