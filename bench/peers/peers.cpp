@@ -26,10 +26,10 @@
 #include <utility>
 #include <vector>
 
+#include <joinery/exec/arranged_values.hpp>
 #include <joinery/exec/arrangement.hpp>
 #include <joinery/exec/equi_join.hpp>
 #include <joinery/exec/group_by.hpp>
-#include <joinery/exec/prefetch_build.hpp>
 #include <joinery/exec/threads.hpp>
 #include <joinery/plan/relational.hpp>
 
@@ -185,19 +185,22 @@ auto key_of(const table2& t) {
 }
 constexpr auto always = [](std::size_t, std::size_t) { return true; };
 
+/// Count and sum of a semi or anti join: the probe side's v, read in order.
 struct cs_sink {
   const table2* val;
-  bool build_side;  // sum the build side's v (joins) or the probe side's (semi/anti)
   i64 count = 0, sum = 0;
-  void operator()(std::size_t i, std::size_t j) {
+  void operator()(std::size_t i, std::size_t) {
     ++count;
-    if (build_side) {
-      // A left join's unmatched rows come at random: add without a branch.
-      const bool hit = j != ex::unmatched;
-      sum += val->v[hit ? j : 0] & -static_cast<i64>(hit);
-    } else {
-      sum += val->v[i];
-    }
+    sum += val->v[i];
+  }
+};
+/// Count and sum of an inner or left join: the build side's v, handed over
+/// with each match (0 for a left join's unmatched row).
+struct cs_valued_sink {
+  i64 count = 0, sum = 0;
+  void operator()(std::size_t, std::size_t, i64 v) {
+    ++count;
+    sum += v;
   }
 };
 
@@ -205,32 +208,35 @@ template <ex::join_kind K>
 answer jy_count_sum(const table2& f, const table2& d, unsigned threads) {
   ex::arrangement<i64> arr;
   arr.build(d.size(), key_of(d));
+  // An inner or left join's sink is handed the build side's v
+  // (`with_values`: laid out by key for a direct layout, else read at the
+  // match and prefetched). A semi or anti join reads the probe side's v, in order.
   constexpr bool build_side = K == ex::join_kind::inner || K == ex::join_kind::left;
-  const table2* val = build_side ? &d : &f;
-  // An inner or left join's sink has the build side's v prefetched as it
-  // is handed its pairs (`prefetch_build`; nothing held back below 1 MiB of
-  // values). A semi or anti join reads the probe side's v, in order.
-  auto sink_for = [&] {
-    if constexpr (build_side) return ex::prefetch_build(cs_sink{val, true}, d.v);
-    else return cs_sink{val, false};
+  auto totals = [](const auto& s) -> answer {
+    if constexpr (requires { s.base(); }) return {s.base().count, s.base().sum};
+    else return {s.count, s.sum};
   };
-  auto totals = [](const auto& s) -> const cs_sink& {
-    if constexpr (requires { s.base(); }) return s.base();
-    else return s;
+  auto run = [&](auto sink_for) {
+    if (threads <= 1) {
+      auto s = sink_for();
+      ex::probe<K>(arr, f.size(), key_of(f), always, s);
+      return totals(s);
+    }
+    auto parts = ex::probe_parts<K>(ex::threads(threads), arr, f.size(), key_of(f), always,
+                                    [&](std::size_t) { return sink_for(); });
+    answer a;
+    for (const auto& p : parts) {
+      a.a += totals(p).a;
+      a.b += totals(p).b;
+    }
+    return a;
   };
-  if (threads <= 1) {
-    auto s = sink_for();
-    ex::probe<K>(arr, f.size(), key_of(f), always, s);
-    return {totals(s).count, totals(s).sum};
+  if constexpr (build_side) {
+    const auto values = ex::arrange_values(arr, d.v);
+    return run([&] { return ex::with_values(cs_valued_sink{}, values); });
+  } else {
+    return run([&] { return cs_sink{&f}; });
   }
-  auto parts = ex::probe_parts<K>(ex::threads(threads), arr, f.size(), key_of(f), always,
-                                  [&](std::size_t) { return sink_for(); });
-  answer a;
-  for (const auto& p : parts) {
-    a.a += totals(p).count;
-    a.b += totals(p).sum;
-  }
-  return a;
 }
 
 /// The materialization case through the plan front door (what a user

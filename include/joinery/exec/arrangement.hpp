@@ -55,6 +55,9 @@ namespace joinery::exec {
 using row_pos = std::uint32_t;
 using group_id = std::uint32_t;
 inline constexpr group_id no_group = std::numeric_limits<group_id>::max();
+/// Marks "no build row" in a match (a left join's unmatched probe row, or a
+/// semi/anti join's kept probe row).
+inline constexpr std::size_t unmatched = static_cast<std::size_t>(-1);
 
 /// Work counters: complexity is tested by counting work, not by timing.
 struct work_counters {
@@ -387,6 +390,17 @@ class arrangement {
   [[nodiscard]] bool filter_built() const noexcept { return filter_.built(); }
   /// The built key filter's size in bits (0 before): at least 8 per key.
   [[nodiscard]] std::size_t filter_size_bits() const noexcept { return filter_.built_bits(); }
+  /// The direct layout's indexes: one per key from the smallest to the
+  /// largest (0 unless the layout is `direct`).
+  [[nodiscard]] std::size_t direct_extent() const noexcept { return direct_.size(); }
+  /// The index of key `k` in the direct or identity layout (the key minus
+  /// the smallest key), `direct_extent()` or more for a key outside the
+  /// range: values laid out by key are found where the probe's group is.
+  [[nodiscard]] std::uint64_t direct_index_of(const Key& k) const noexcept
+    requires detail::direct_addressable<Key>
+  {
+    return direct_index(k);
+  }
   /// The layout `build` chose.
   [[nodiscard]] layout index_layout() const noexcept {
     return identity_ ? layout::identity : direct_.empty() ? layout::hashed : layout::direct;

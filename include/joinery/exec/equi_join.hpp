@@ -3,14 +3,18 @@
 /// The probe loop of the one equi-join kernel: probe rows in input order, each
 /// one's matches in build input order, a left join's unmatched row once, in
 /// place. Join kinds differ only in what they emit.
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <joinery/core/inline.hpp>
+#include <joinery/exec/arranged_values.hpp>
 #include <joinery/exec/arrangement.hpp>
 #include <joinery/exec/prefetch_build.hpp>
 #include <joinery/exec/threads.hpp>
@@ -18,10 +22,6 @@
 namespace joinery::exec {
 
 enum class join_kind { inner, left, semi, anti };
-
-/// Marks "no build row" in a match (a left join's unmatched probe row, or a
-/// semi/anti join's kept probe row).
-inline constexpr std::size_t unmatched = static_cast<std::size_t>(-1);
 
 namespace detail {
 /// The candidate of a row with at most one, read without a branch on
@@ -75,6 +75,75 @@ template <class E>
 inline constexpr bool is_prefetched_emit = false;
 template <class Emit, class... T>
 inline constexpr bool is_prefetched_emit<prefetched_emit<Emit, T...>> = true;
+
+template <class E>
+inline constexpr bool is_valued_emit = false;
+template <class Emit, class Values>
+inline constexpr bool is_valued_emit<valued_emit<Emit, Values>> = true;
+
+/// False for a semi or anti join into a `valued_emit` (the entry points assert it).
+template <join_kind Kind, class Emit>
+inline constexpr bool values_fit_kind =
+    Kind == join_kind::inner || Kind == join_kind::left || !is_valued_emit<std::remove_cvref_t<Emit>>;
+#define JOINERY_DETAIL_VALUES_FIT_KIND_MESSAGE                                                            \
+  "joinery: with_values hands the emit build-side values at each match, and a semi or anti join emits " \
+  "no build row; pass the emit alone"
+
+/// Rows [begin, end) of an inner or left join into a `valued_emit` whose
+/// values were laid out by key: one entry per row, prefetched a batch
+/// ahead as the probe loop's slots are, and no read of the arrangement
+/// itself (the entry says whether the key has a row).
+template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
+JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, Hash>& build, std::size_t begin,
+                                                        std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
+                                                        work_counters& w) {
+  using entry = typename std::remove_cvref_t<decltype(emit.values())>::entry;
+  const std::span<const entry> entries = emit.values().entries();
+  auto& bare = emit.base();
+  constexpr std::size_t B = arrangement<Key, Hash>::probe_batch;
+  struct staged {
+    std::uint64_t index[B];  // at or beyond the entries: no key, or a key outside the range
+    bool has[B];
+  };
+  staged buf[2];
+  auto stage = [&](staged& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
+    for (std::size_t t = 0; t < cnt; ++t) {
+      const std::optional<Key> k = key_at(base + t);
+      st.has[t] = k.has_value();
+      st.index[t] = k ? build.direct_index_of(*k) : entries.size();
+      if (st.index[t] < entries.size()) prefetch_read(entries.data() + st.index[t]);
+    }
+  };
+  const entry none{};  // a key outside the range, or a left join's unmatched row
+  auto resolve = [&](const staged& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
+    for (std::size_t t = 0; t < cnt; ++t) {
+      const std::size_t i = base + t;
+      w.probes += st.has[t];
+      const entry* e = st.index[t] < entries.size() ? entries.data() + st.index[t] : &none;
+      const bool found = e->row != entry::no_row;
+      w.emitted += found;
+      const bool hit = found && accept(i, static_cast<std::size_t>(e->row));
+      if constexpr (Kind == join_kind::inner) {
+        if (hit) std::apply([&](const auto&... v) { bare(i, static_cast<std::size_t>(e->row), v...); }, e->values);
+      } else {
+        // Every row once: its match, or unmatched with value-initialised
+        // values, chosen without a branch on a coin toss.
+        const entry& chosen = hit ? *e : none;
+        std::apply([&](const auto&... v) { bare(i, hit ? static_cast<std::size_t>(chosen.row) : unmatched, v...); },
+                   chosen.values);
+      }
+    }
+  };
+  std::size_t base = begin, cnt = std::min(B, end - begin);
+  if (cnt != 0) stage(buf[0], base, cnt);
+  for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
+    const std::size_t next = base + cnt, next_cnt = std::min(B, end - next);
+    if (next_cnt != 0) stage(buf[cur ^ 1U], next, next_cnt);
+    resolve(buf[cur], base, cnt);
+    base = next;
+    cnt = next_cnt;
+  }
+}
 
 /// The callers of `probe_range`, told apart so that each gets its own
 /// instantiation: one shared by the serial and the threaded probe was
@@ -159,7 +228,22 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
                                                      std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
                                                      work_counters& w) {
   constexpr bool prefetched = is_prefetched_emit<std::remove_cvref_t<Emit>>;
-  if constexpr (Kind == join_kind::semi || Kind == join_kind::anti) {
+  if constexpr (is_valued_emit<std::remove_cvref_t<Emit>>) {
+    emit.values().check_for(build);
+    if constexpr (direct_addressable<Key>) {
+      if (emit.values().laid_out()) {
+        probe_arranged<Kind>(build, begin, end, key_at, accept, emit, w);
+        return;
+      }
+    }
+    // Not laid out: the columns are read at j, prefetched as `prefetch_build` does.
+    auto read = std::apply(
+        [&](const auto&... c) {
+          return prefetched_emit<Emit&, typename std::remove_cvref_t<decltype(c)>::value_type...>(emit, c...);
+        },
+        emit.values().columns());
+    probe_prefetched<Kind, Site>(build, begin, end, key_at, accept, read, w);
+  } else if constexpr (Kind == join_kind::semi || Kind == join_kind::anti) {
     // No build-side value is read at a kept row: nothing to prefetch.
     if constexpr (prefetched) probe_kept<Kind, Site>(build, begin, end, key_at, accept, emit.base(), w);
     else probe_kept<Kind, Site>(build, begin, end, key_at, accept, emit, w);
@@ -189,6 +273,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 void probe(const arrangement<Key, Hash>& build, std::size_t n_probe, KeyAt&& key_at, Accept&& accept,
            Emit&& emit) {
+  static_assert(detail::values_fit_kind<Kind, Emit>, JOINERY_DETAIL_VALUES_FIT_KIND_MESSAGE);
   work_counters w;
   detail::probe_range<Kind, detail::serial_probe_site>(build, 0, n_probe, key_at, accept, emit, w);
   build.add_work(w);
@@ -207,6 +292,7 @@ auto probe_parts(threads t, const arrangement<Key, Hash>& build, std::size_t n_p
                  Accept&& accept, MakeSink&& make_sink)
     -> std::vector<std::remove_cvref_t<std::invoke_result_t<MakeSink&, std::size_t>>> {
   using sink_t = std::remove_cvref_t<std::invoke_result_t<MakeSink&, std::size_t>>;
+  static_assert(detail::values_fit_kind<Kind, sink_t>, JOINERY_DETAIL_VALUES_FIT_KIND_MESSAGE);
   // Each part's sink and counters on their own cache lines: no false sharing.
   struct alignas(64) part_state {
     sink_t sink;
@@ -241,6 +327,7 @@ void probe(threads t, const arrangement<Key, Hash>& build, std::size_t n_probe, 
     probe<Kind>(build, n_probe, key_at, accept, emit);
     return;
   }
+  if constexpr (detail::is_valued_emit<std::remove_cvref_t<Emit>>) emit.values().check_for(build);
   using pairs = std::vector<std::pair<std::size_t, std::size_t>>;
   auto make = [](std::size_t) {
     struct sink {

@@ -1,0 +1,195 @@
+// exec::arrange_values / with_values: an emit handed the build-side values of
+// each match sees exactly the pairs a bare emit sees, in the same order, with
+// the values the columns hold at j, whether the values were laid out by key
+// (a direct layout of distinct keys beyond the cache) or read at j.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <joinery/exec/arranged_values.hpp>
+#include <joinery/exec/equi_join.hpp>
+
+namespace jy = joinery;
+namespace ex = jy::exec;
+
+namespace {
+using opt = std::optional<std::int64_t>;
+using arrangement = ex::arrangement<std::int64_t>;
+using layout = arrangement::layout;
+constexpr std::size_t U = ex::unmatched;
+
+struct recorder {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  void operator()(std::size_t i, std::size_t j) { out.emplace_back(i, j); }
+};
+using valued_row = std::tuple<std::size_t, std::size_t, std::int64_t, double>;
+struct valued_recorder {
+  std::vector<valued_row> out;
+  void operator()(std::size_t i, std::size_t j, std::int64_t v, double d) { out.emplace_back(i, j, v, d); }
+};
+
+/// A build side of `m` rows and two value columns: keys dense (0..m/dup-1,
+/// scattered over the rows) or sparse, each repeated `dup` times, one row
+/// in 101 NULL.
+struct build_side {
+  std::vector<opt> keys;
+  std::vector<std::int64_t> values;
+  std::vector<double> weights;
+};
+build_side make_build(std::size_t m, std::size_t dup, bool dense) {
+  build_side b{std::vector<opt>(m), std::vector<std::int64_t>(m), std::vector<double>(m)};
+  for (std::size_t j = 0; j < m; ++j) {
+    const auto k = static_cast<std::int64_t>((j * 7919) % m / dup);
+    b.keys[j] = j % 101 == 5 ? opt{} : opt(dense ? k : k * 1000003);
+    b.values[j] = static_cast<std::int64_t>(j % 1000) - 500;
+    b.weights[j] = static_cast<double>(j) / 4;
+  }
+  return b;
+}
+/// Probe keys: about half of them beyond the build's keys, some below the
+/// smallest (negative), one in nine NULL.
+std::vector<opt> make_probe(std::size_t n, std::size_t m, std::size_t dup, bool dense) {
+  std::vector<opt> p(n);
+  std::uint64_t x = 42;
+  for (std::size_t i = 0; i < n; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const auto k = static_cast<std::int64_t>((x >> 33) % (2 * m / dup)) - (i % 17 == 3 ? 3 * static_cast<std::int64_t>(m) : 0);
+    p[i] = i % 9 == 4 ? opt{} : opt(dense ? k : k * 1000003);
+  }
+  return p;
+}
+
+auto residual = [](std::size_t i, std::size_t j) { return (i + j) % 13 != 0; };
+
+/// What `with_values` must hand over: the bare emit's pairs with the columns' values at j.
+std::vector<valued_row> expected(const recorder& bare, const build_side& b) {
+  std::vector<valued_row> rows;
+  for (const auto& [i, j] : bare.out)
+    rows.emplace_back(i, j, j == U ? 0 : b.values[j], j == U ? 0.0 : b.weights[j]);
+  return rows;
+}
+
+template <ex::join_kind K>
+void check_kind(const arrangement& a, const build_side& b, const std::vector<opt>& probe, bool laid_out) {
+  auto key_at = [&](std::size_t i) { return probe[i]; };
+  recorder bare;
+  a.reset_counters();
+  ex::probe<K>(a, probe.size(), key_at, residual, bare);
+  const ex::work_counters bare_work = a.counters();
+  REQUIRE(!bare.out.empty());
+
+  const auto values = ex::arrange_values(a, b.values, b.weights);
+  CHECK(values.laid_out() == laid_out);
+  auto valued = ex::with_values(valued_recorder{}, values);
+  a.reset_counters();
+  ex::probe<K>(a, probe.size(), key_at, residual, valued);
+  CHECK(valued.base().out == expected(bare, b));
+  CHECK(a.counters().probes == bare_work.probes);
+  CHECK(a.counters().emitted == bare_work.emitted);
+
+  // Two threads, each part into its own emit, and the threaded probe into one.
+  auto parts = ex::probe_parts<K>(ex::threads(2, 1000), a, probe.size(), key_at, residual,
+                                  [&](std::size_t) { return ex::with_values(valued_recorder{}, values); });
+  REQUIRE(parts.size() == 2);
+  std::vector<valued_row> joined;
+  for (const auto& p : parts) joined.insert(joined.end(), p.base().out.begin(), p.base().out.end());
+  CHECK(joined == expected(bare, b));
+  valued_recorder threaded;
+  ex::probe<K>(ex::threads(2, 1000), a, probe.size(), key_at, residual, ex::with_values(threaded, values));
+  CHECK(threaded.out == expected(bare, b));
+}
+
+template <ex::join_kind K>
+void check_layouts(std::size_t m) {
+  // Laid out by key only for a direct layout of distinct keys whose columns
+  // reach `prefetch_min_column_bytes` (140000 int64s do; 1000 do not).
+  const bool large = m * sizeof(std::int64_t) >= ex::prefetch_min_column_bytes;
+  for (const std::size_t dup : {std::size_t{1}, std::size_t{3}}) {
+    for (const bool dense : {false, true}) {
+      CAPTURE(m, dup, dense);
+      const build_side b = make_build(m, dup, dense);
+      arrangement a;
+      a.build(m, [&](std::size_t j) { return b.keys[j]; });
+      REQUIRE(a.index_layout() == (dense ? layout::direct : layout::hashed));
+      check_kind<K>(a, b, make_probe(5000, m, dup, dense), large && dense && dup == 1);
+    }
+  }
+  // The identity layout (keys 0..m-1 in row order): the columns are already in key order.
+  CAPTURE(m);
+  build_side b = make_build(m, 1, true);
+  for (std::size_t j = 0; j < m; ++j) b.keys[j] = static_cast<std::int64_t>(j);
+  arrangement a;
+  a.build(m, [&](std::size_t j) { return b.keys[j]; });
+  REQUIRE(a.index_layout() == layout::identity);
+  check_kind<K>(a, b, make_probe(5000, m, 1, true), false);
+}
+}  // namespace
+
+TEST_CASE("joinery.exec.arranged_values.same_pairs_with_their_values") {
+  for (const std::size_t m : {std::size_t{140000}, std::size_t{1000}}) {
+    check_layouts<ex::join_kind::inner>(m);
+    check_layouts<ex::join_kind::left>(m);
+  }
+}
+
+TEST_CASE("joinery.exec.arranged_values.entries_hold_each_keys_row_and_values") {
+  // Keys 10..140009 in shuffled rows, key 10+5 missing (row 5's key is NULL).
+  const std::size_t m = 140000;
+  std::vector<opt> keys(m);
+  std::vector<std::int64_t> values(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    keys[j] = j == 5 ? opt{} : opt(static_cast<std::int64_t>((j * 7919) % m) + 10);
+    values[j] = static_cast<std::int64_t>(j) * 3;
+  }
+  arrangement a;
+  a.build(m, [&](std::size_t j) { return keys[j]; });
+  REQUIRE(a.index_layout() == layout::direct);
+  const auto v = ex::arrange_values(a, values);
+  REQUIRE(v.laid_out());
+  REQUIRE(v.entries().size() == a.direct_extent());
+  CHECK(v.memory_bytes() >= a.direct_extent() * 16);
+  std::size_t holes = 0;
+  for (std::size_t j = 0; j < m; ++j) {
+    if (!keys[j]) continue;
+    const auto& e = v.entries()[static_cast<std::size_t>(a.direct_index_of(*keys[j]))];
+    CHECK(e.row == j);
+    CHECK(std::get<0>(e.values) == values[j]);
+  }
+  for (const auto& e : v.entries()) holes += e.row == decltype(v)::entry::no_row;
+  CHECK(holes == a.direct_extent() - (m - 1));
+}
+
+TEST_CASE("joinery.exec.arranged_values.refuses_a_short_column_and_another_arrangement") {
+  const build_side b = make_build(140000, 1, true);
+  arrangement a;
+  a.build(b.keys.size(), [&](std::size_t j) { return b.keys[j]; });
+  const std::vector<std::int64_t> short_column(139999);
+  CHECK_THROWS_WITH(ex::arrange_values(a, b.values, short_column),
+                    "exec::arrange_values: a column has 139999 values for a build of 140000 rows");
+  CHECK_THROWS_AS(ex::arrange_values(a, short_column), std::length_error);
+
+  const auto values = ex::arrange_values(a, b.values, b.weights);
+  const std::vector<opt> probe{b.keys[7], b.keys[9]};
+  auto key_at = [&](std::size_t i) { return probe[i]; };
+  const char* message =
+      "exec::with_values: the values were arranged for another arrangement, or for this one before it was "
+      "rebuilt; call arrange_values again";
+  arrangement other;
+  other.build(b.keys.size(), [&](std::size_t j) { return b.keys[j]; });
+  valued_recorder r;
+  CHECK_THROWS_WITH(ex::probe<ex::join_kind::inner>(other, probe.size(), key_at, residual, ex::with_values(r, values)),
+                    message);
+  CHECK_THROWS_WITH(ex::probe<ex::join_kind::inner>(ex::threads(2, 1), other, probe.size(), key_at, residual,
+                                                    ex::with_values(r, values)),
+                    message);
+  // The same arrangement rebuilt over fewer rows.
+  a.build(1000, [&](std::size_t j) { return b.keys[j]; });
+  CHECK_THROWS_AS(ex::probe<ex::join_kind::left>(a, probe.size(), key_at, residual, ex::with_values(r, values)),
+                  std::invalid_argument);
+  CHECK(r.out.empty());
+}
