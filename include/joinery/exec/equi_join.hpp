@@ -380,3 +380,5 @@ void nested_loop(std::size_t n_probe, std::size_t n_build, Accept&& accept, Emit
 }
 
 }  // namespace joinery::exec
+
+#undef JOINERY_DETAIL_VALUES_FIT_KIND_MESSAGE
