@@ -14,6 +14,7 @@
 
 #include <joinery/exec/arranged_values.hpp>
 #include <joinery/exec/equi_join.hpp>
+#include <probe_keys.hpp>
 
 namespace jy = joinery;
 namespace ex = jy::exec;
@@ -34,35 +35,23 @@ struct valued_recorder {
   void operator()(std::size_t i, std::size_t j, std::int64_t v, double d) { out.emplace_back(i, j, v, d); }
 };
 
-/// A build side of `m` rows and two value columns: keys dense (0..m/dup-1,
-/// scattered over the rows) or sparse, each repeated `dup` times, one row
-/// in 101 NULL.
+/// A build side of `m` rows (keys as `test::build_keys` makes them) and two value columns.
 struct build_side {
   std::vector<opt> keys;
   std::vector<std::int64_t> values;
   std::vector<double> weights;
 };
 build_side make_build(std::size_t m, std::size_t dup, bool dense) {
-  build_side b{std::vector<opt>(m), std::vector<std::int64_t>(m), std::vector<double>(m)};
+  build_side b{jy::test::build_keys(m, dup, dense), std::vector<std::int64_t>(m), std::vector<double>(m)};
   for (std::size_t j = 0; j < m; ++j) {
-    const auto k = static_cast<std::int64_t>((j * 7919) % m / dup);
-    b.keys[j] = j % 101 == 5 ? opt{} : opt(dense ? k : k * 1000003);
     b.values[j] = static_cast<std::int64_t>(j % 1000) - 500;
     b.weights[j] = static_cast<double>(j) / 4;
   }
   return b;
 }
-/// Probe keys: about half of them beyond the build's keys, some below the
-/// smallest (negative), one in nine NULL.
+/// Probe keys with some below the smallest build key (negative for a dense build).
 std::vector<opt> make_probe(std::size_t n, std::size_t m, std::size_t dup, bool dense) {
-  std::vector<opt> p(n);
-  std::uint64_t x = 42;
-  for (std::size_t i = 0; i < n; ++i) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    const auto k = static_cast<std::int64_t>((x >> 33) % (2 * m / dup)) - (i % 17 == 3 ? 3 * static_cast<std::int64_t>(m) : 0);
-    p[i] = i % 9 == 4 ? opt{} : opt(dense ? k : k * 1000003);
-  }
-  return p;
+  return jy::test::probe_keys(n, m, dup, dense, /*below=*/true);
 }
 
 auto residual = [](std::size_t i, std::size_t j) { return (i + j) % 13 != 0; };

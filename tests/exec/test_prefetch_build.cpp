@@ -13,6 +13,7 @@
 
 #include <joinery/exec/equi_join.hpp>
 #include <joinery/exec/prefetch_build.hpp>
+#include <probe_keys.hpp>
 
 namespace jy = joinery;
 namespace ex = jy::exec;
@@ -28,31 +29,17 @@ struct recorder {
 };
 
 /// A build side of `m` rows whose value column is `m` int64s (>= 1 MiB from
-/// 131072 rows): keys sparse, with repeats (`dup` > 1) and NULLs.
+/// 131072 rows): keys as `test::build_keys` makes them.
 struct build_side {
   std::vector<opt> keys;
   std::vector<std::int64_t> values;
 };
 build_side make_build(std::size_t m, std::size_t dup, bool dense) {
-  build_side b{std::vector<opt>(m), std::vector<std::int64_t>(m)};
-  for (std::size_t j = 0; j < m; ++j) {
-    const auto k = static_cast<std::int64_t>((j * 7919) % m / dup);
-    b.keys[j] = j % 101 == 5 ? opt{} : opt(dense ? k : k * 1000003);
-    b.values[j] = static_cast<std::int64_t>(j % 1000);
-  }
+  build_side b{jy::test::build_keys(m, dup, dense), std::vector<std::int64_t>(m)};
+  for (std::size_t j = 0; j < m; ++j) b.values[j] = static_cast<std::int64_t>(j % 1000);
   return b;
 }
-/// Probe keys: about half of them missing, one in nine NULL.
-std::vector<opt> make_probe(std::size_t n, std::size_t m, std::size_t dup, bool dense) {
-  std::vector<opt> p(n);
-  std::uint64_t x = 42;
-  for (std::size_t i = 0; i < n; ++i) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    const auto k = static_cast<std::int64_t>((x >> 33) % (2 * m / dup));
-    p[i] = i % 9 == 4 ? opt{} : opt(dense ? k : k * 1000003);
-  }
-  return p;
-}
+using jy::test::probe_keys;
 
 template <ex::join_kind K, class Emit>
 void probe_into(const ex::arrangement<std::int64_t>& a, const std::vector<opt>& probe, Emit&& emit) {
@@ -80,7 +67,7 @@ void check_all_layouts(std::size_t m) {
       const build_side b = make_build(m, dup, dense);
       ex::arrangement<std::int64_t> a;
       a.build(m, [&](std::size_t j) { return b.keys[j]; });
-      check_kind<K>(a, make_probe(3000, m, dup, dense), b.values);
+      check_kind<K>(a, probe_keys(3000, m, dup, dense), b.values);
     }
   }
   // The identity layout (keys 0..m-1 in row order), which holds more pairs back.
@@ -90,7 +77,7 @@ void check_all_layouts(std::size_t m) {
   ex::arrangement<std::int64_t> a;
   a.build(m, [&](std::size_t j) { return b.keys[j]; });
   REQUIRE(a.index_layout() == ex::arrangement<std::int64_t>::layout::identity);
-  check_kind<K>(a, make_probe(3000, m, 1, true), b.values);
+  check_kind<K>(a, probe_keys(3000, m, 1, true), b.values);
 }
 }  // namespace
 
@@ -206,7 +193,7 @@ TEST_CASE("joinery.exec.prefetch_build.threads") {
   const build_side b = make_build(140000, 3, false);
   ex::arrangement<std::int64_t> a;
   a.build(b.keys.size(), [&](std::size_t j) { return b.keys[j]; });
-  const std::vector<opt> probe = make_probe(5000, b.keys.size(), 3, false);
+  const std::vector<opt> probe = probe_keys(5000, b.keys.size(), 3, false);
   auto key_at = [&](std::size_t i) { return probe[i]; };
   auto accept = [](std::size_t, std::size_t) { return true; };
   recorder serial;
