@@ -13,10 +13,12 @@
 /// holding the row and its values. A probe through
 /// `with_values(emit, values)` then reads one entry per row, fetched as
 /// soon as the probe key is known, and calls `emit(i, j, v...)`. Dense
-/// shuffled keys, 1e7 x 1e6 (a stand-alone measurement on the 2 MiB-L2
-/// Xeon, 2026-12-03): 206-251 ms through `prefetch_build` against 68-82 ms
-/// reading the entries. Other layouts read the columns at j, prefetched as
-/// `prefetch_build` does: the pairs and values are the same either way.
+/// shuffled keys, 1e7 x 1e6 (stand-alone, the 2 MiB-L2 Xeon, 2026-12-03):
+/// the probe took 237-262 ms through `prefetch_build` against 73-81 ms
+/// reading the entries, which took 7-8 ms to lay out. Other layouts read
+/// the columns at j, prefetched as `prefetch_build` does: the pairs and
+/// values are the same either way.
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -28,6 +30,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <joinery/core/type_list.hpp>
 #include <joinery/exec/arrangement.hpp>
 #include <joinery/exec/huge_page_allocator.hpp>
 #include <joinery/exec/prefetch_build.hpp>
@@ -114,8 +117,10 @@ class arranged_values {
 /// `build` through `with_values`. For a direct layout of distinct keys this
 /// copies them, one entry per key of the layout's range (the row and its
 /// values, e.g. 16 bytes for one int64 column): one pass over the groups.
+/// The value types must be default-constructible: a left join's unmatched
+/// row is handed value-initialised ones.
 template <class Key, class Hash, std::ranges::contiguous_range... C>
-  requires(sizeof...(C) > 0)
+  requires(sizeof...(C) > 0 && (std::default_initializable<std::ranges::range_value_t<C>> && ...))
 [[nodiscard]] auto arrange_values(const arrangement<Key, Hash>& build, const C&... columns) {
   return arranged_values<Key, Hash, std::remove_cv_t<std::ranges::range_value_t<C>>...>(build,
                                                                                          std::span(columns)...);
@@ -168,6 +173,16 @@ class valued_emit {
 template <class Emit, class Key, class Hash, class... T>
 [[nodiscard]] auto with_values(Emit&& emit, const arranged_values<Key, Hash, T...>& values) {
   return valued_emit<Emit, arranged_values<Key, Hash, T...>>(std::forward<Emit>(emit), values);
+}
+/// The emit keeps a pointer to `values`: a temporary would be gone before
+/// the probe reads it.
+template <class Emit, class Key, class Hash, class... T>
+auto with_values(Emit&& emit, const arranged_values<Key, Hash, T...>&& values)
+    -> valued_emit<Emit, arranged_values<Key, Hash, T...>> {
+  static_assert(joinery::detail::always_false<Emit>::value,
+                "joinery: with_values keeps a pointer to the arranged values, and a temporary is gone before the "
+                "probe reads them; name them first (const auto values = exec::arrange_values(build, column);)");
+  return {std::forward<Emit>(emit), values};
 }
 
 }  // namespace joinery::exec
