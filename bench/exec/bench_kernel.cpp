@@ -122,45 +122,35 @@ jb::count_sum joinery_count_sum_values(const dataset& d) {
   return r;
 }
 
+/// One join benchmark: `run(dataset)` timed on the case's data.
+template <class Run>
+void count_sum_bench(benchmark::State& st, int kind, Run run) {
+  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
+  const auto& d = data(n, m, kind);
+  jb::count_sum r;
+  for (auto _ : st) benchmark::DoNotOptimize(r = run(d));
+  finish(st, n, m, r);
+}
 template <int Kind>
 void BM_joinery(benchmark::State& st) {
-  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
-  const auto& d = data(n, m, Kind);
-  jb::count_sum r;
-  for (auto _ : st) benchmark::DoNotOptimize(r = joinery_count_sum(d));
-  finish(st, n, m, r);
+  count_sum_bench(st, Kind, joinery_count_sum);
 }
 template <int Kind>
 void BM_joinery_values(benchmark::State& st) {
-  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
-  const auto& d = data(n, m, Kind);
-  jb::count_sum r;
-  for (auto _ : st) benchmark::DoNotOptimize(r = joinery_count_sum_values(d));
-  finish(st, n, m, r);
+  count_sum_bench(st, Kind, joinery_count_sum_values);
 }
 template <int Kind>
 void BM_joinery_2threads(benchmark::State& st) {
-  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
-  const auto& d = data(n, m, Kind);
-  jb::count_sum r;
-  for (auto _ : st) benchmark::DoNotOptimize(r = joinery_count_sum_threads(d, 2));
-  finish(st, n, m, r);
+  count_sum_bench(st, Kind, [](const dataset& d) { return joinery_count_sum_threads(d, 2); });
 }
 template <int Kind>
 void BM_flat(benchmark::State& st) {
-  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
-  const auto& d = data(n, m, Kind);
-  jb::count_sum r;
-  for (auto _ : st) benchmark::DoNotOptimize(r = jb::flat_join(d.dim_key, d.dim_val, d.fact_key));
-  finish(st, n, m, r);
+  count_sum_bench(st, Kind, [](const dataset& d) { return jb::flat_join(d.dim_key, d.dim_val, d.fact_key); });
 }
 template <int Kind>
 void BM_flat_prefetch(benchmark::State& st) {
-  const auto n = static_cast<std::size_t>(st.range(0)), m = static_cast<std::size_t>(st.range(1));
-  const auto& d = data(n, m, Kind);
-  jb::count_sum r;
-  for (auto _ : st) benchmark::DoNotOptimize(r = jb::flat_join_prefetch(d.dim_key, d.dim_val, d.fact_key));
-  finish(st, n, m, r);
+  count_sum_bench(st, Kind,
+                  [](const dataset& d) { return jb::flat_join_prefetch(d.dim_key, d.dim_val, d.fact_key); });
 }
 
 /// Group-by count + sum of the fact rows by their key (about m groups),
