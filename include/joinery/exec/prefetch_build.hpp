@@ -49,6 +49,13 @@ template <class Key, class Hash>
 }
 
 namespace detail {
+/// True when some column reaches `prefetch_min_column_bytes`: its values
+/// at random rows are not in a core's cache.
+template <class... T>
+[[nodiscard]] constexpr bool any_column_beyond_cache(std::span<const T>... columns) noexcept {
+  return ((columns.size_bytes() >= prefetch_min_column_bytes) || ...);
+}
+
 /// What the probe loop prefetches at build row j: each column of at least
 /// `prefetch_min_column_bytes`.
 template <class... T>
@@ -79,8 +86,7 @@ class prefetched_emit {
  public:
   prefetched_emit(Emit emit, std::span<const T>... columns)
       : emit_(std::forward<Emit>(emit)),
-        values_{std::tuple<std::span<const T>...>(columns...),
-                ((columns.size_bytes() >= prefetch_min_column_bytes) || ...)} {}
+        values_{std::tuple<std::span<const T>...>(columns...), detail::any_column_beyond_cache(columns...)} {}
 
   /// The wrapped emit (a reference when `prefetch_build` was given an lvalue).
   [[nodiscard]] Emit& base() noexcept { return emit_; }
