@@ -254,6 +254,7 @@ void group_sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_joinery<sparse>)->Apply(sizes);
 BENCHMARK(BM_flat<sparse>)->Apply(sizes);
 BENCHMARK(BM_flat_prefetch<sparse>)->Apply(sizes);
+BENCHMARK(BM_joinery_values<sparse>)->Apply(sizes);
 BENCHMARK(BM_joinery_2threads<sparse>)->Apply(sizes);
 BENCHMARK(BM_gather_bound)->Apply(sizes);
 BENCHMARK(BM_joinery_build)->Apply(sizes);

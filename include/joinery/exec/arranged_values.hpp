@@ -16,8 +16,9 @@
 /// shuffled keys, 1e7 x 1e6 (stand-alone, the 2 MiB-L2 Xeon, 2026-12-03):
 /// the probe took 237-262 ms through `prefetch_build` against 73-81 ms
 /// reading the entries, which took 7-8 ms to lay out. Other layouts read
-/// the columns at j, prefetched as `prefetch_build` does: the pairs and
-/// values are the same either way.
+/// the columns at j: as each pair is found while they fit a core's cache,
+/// else prefetched as `prefetch_build` does. The pairs and values are the
+/// same either way.
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +39,21 @@
 namespace joinery::exec {
 
 namespace detail {
+/// Column c's value at build row j, value-initialised for `unmatched`. A
+/// left join's unmatched rows come at random: a number is read at row 0 and
+/// selected, without a branch on a coin toss.
+template <class T>
+[[gnu::always_inline]] inline decltype(auto) value_at_row(std::span<const T> c, std::size_t j) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    const bool hit = j != unmatched;
+    const T v = c.empty() ? T{} : c[hit ? j : 0];
+    return hit ? v : T{};
+  } else {
+    static const T none{};
+    return j == unmatched ? none : c[j];
+  }
+}
+
 /// One key's row and values in a direct layout (`row` is `no_row` for a
 /// key that no build row has).
 template <class... T>
@@ -143,25 +159,10 @@ class valued_emit {
 
   /// The pair (i, j) with the values read from the columns at j.
   void operator()(std::size_t i, std::size_t j) {
-    std::apply([&](const auto&... c) { emit_(i, j, value_at(c, j)...); }, values_->columns());
+    std::apply([&](const auto&... c) { emit_(i, j, detail::value_at_row(c, j)...); }, values_->columns());
   }
 
  private:
-  /// Column c's value at j, value-initialised for `unmatched`. A left
-  /// join's unmatched rows come at random: a number is read at row 0 and
-  /// selected, without a branch on a coin toss.
-  template <class T>
-  static decltype(auto) value_at(std::span<const T> c, std::size_t j) {
-    if constexpr (std::is_arithmetic_v<T>) {
-      const bool hit = j != unmatched;
-      const T v = c.empty() ? T{} : c[hit ? j : 0];
-      return hit ? v : T{};
-    } else {
-      static const T none{};
-      return j == unmatched ? none : c[j];
-    }
-  }
-
   Emit emit_;
   const Values* values_;
 };
