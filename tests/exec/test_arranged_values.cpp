@@ -202,6 +202,7 @@ TEST_CASE("joinery.exec.arranged_values.columns_of_any_type_are_read_at_the_matc
     REQUIRE(a.index_layout() == layout::direct);
     const auto values = ex::arrange_values(a, names);
     CHECK_FALSE(values.laid_out());
+    CHECK(values.columns_beyond_cache() == (m == 140000));  // 140000 strings reach prefetch_min_column_bytes
     const std::vector<opt> probe{keys[3], opt(-1), opt{}, keys[m - 1]};
     std::vector<std::tuple<std::size_t, std::size_t, std::string, const std::string*>> seen;
     ex::probe<ex::join_kind::left>(

@@ -261,7 +261,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
     // own stores leave them unchanged, and the held-pairs ring only cost
     // (1e7 x 1e5 count+sum compiled stand-alone, AMD family 26, 2026-12-04:
     // 1.41x-1.46x -> 1.20x-1.24x the hand-written `flat_join_prefetch`).
-    if (!std::apply([](const auto&... c) { return any_column_beyond_cache(c...); }, emit.values().columns())) {
+    if (!emit.values().columns_beyond_cache()) {
       auto& bare = emit.base();
       auto read_at = [&bare, columns = emit.values().columns()](std::size_t i, std::size_t j)
                          JOINERY_DETAIL_ALWAYS_INLINE {
