@@ -1,9 +1,11 @@
 // exec::arrange_values / with_values: an emit handed the build-side values of
 // each match sees exactly the pairs a bare emit sees, in the same order, with
 // the values the columns hold at j, whether the values were laid out by key
-// (a direct layout of distinct keys beyond the cache) or read at j.
+// (a direct layout of distinct keys beyond the cache), by slot (a hashed
+// layout of distinct keys without a key filter) or read at j.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -65,7 +67,8 @@ std::vector<valued_row> expected(const recorder& bare, const build_side& b) {
 }
 
 template <ex::join_kind K>
-void check_kind(const arrangement& a, const build_side& b, const std::vector<opt>& probe, bool laid_out) {
+void check_kind(const arrangement& a, const build_side& b, const std::vector<opt>& probe, bool laid_out,
+                bool by_slot) {
   auto key_at = [&](std::size_t i) { return probe[i]; };
   recorder bare;
   a.reset_counters();
@@ -75,12 +78,16 @@ void check_kind(const arrangement& a, const build_side& b, const std::vector<opt
 
   const auto values = ex::arrange_values(a, b.values, b.weights);
   CHECK(values.laid_out() == laid_out);
+  CHECK(values.laid_out_by_slot() == by_slot);
   auto valued = ex::with_values(valued_recorder{}, values);
   a.reset_counters();
   ex::probe<K>(a, probe.size(), key_at, residual, valued);
   CHECK(valued.base().out == expected(bare, b));
   CHECK(a.counters().probes == bare_work.probes);
   CHECK(a.counters().emitted == bare_work.emitted);
+  // The same walk, by slot too (with a key filter the bare probe's first
+  // rows ran before the filter's bits existed, and compared more).
+  if (!a.has_filter()) CHECK(a.counters().comparisons == bare_work.comparisons);
 
   // Two threads, each part into its own emit, and the threaded probe into one.
   auto parts = ex::probe_parts<K>(ex::threads(2, 1000), a, probe.size(), key_at, residual,
@@ -97,7 +104,9 @@ void check_kind(const arrangement& a, const build_side& b, const std::vector<opt
 template <ex::join_kind K>
 void check_layouts(std::size_t m) {
   // Laid out by key only for a direct layout of distinct keys whose columns
-  // reach `prefetch_min_column_bytes` (140000 int64s do; 1000 do not).
+  // reach `prefetch_min_column_bytes` (140000 int64s do; 1000 do not); by
+  // slot for a hashed layout of distinct keys whose columns do not, and
+  // whose table has no key filter (none here: it starts above 16 MiB).
   const bool large = m * sizeof(std::int64_t) >= ex::prefetch_min_column_bytes;
   for (const std::size_t dup : {std::size_t{1}, std::size_t{3}}) {
     for (const bool dense : {false, true}) {
@@ -106,7 +115,9 @@ void check_layouts(std::size_t m) {
       arrangement a;
       a.build(m, [&](std::size_t j) { return b.keys[j]; });
       REQUIRE(a.index_layout() == (dense ? layout::direct : layout::hashed));
-      check_kind<K>(a, b, make_probe(5000, m, dup, dense), large && dense && dup == 1);
+      REQUIRE(!a.has_filter());
+      check_kind<K>(a, b, make_probe(5000, m, dup, dense), large && dense && dup == 1,
+                    !large && !dense && dup == 1);
     }
   }
   // The identity layout (keys 0..m-1 in row order): the columns are already in key order.
@@ -116,7 +127,7 @@ void check_layouts(std::size_t m) {
   arrangement a;
   a.build(m, [&](std::size_t j) { return b.keys[j]; });
   REQUIRE(a.index_layout() == layout::identity);
-  check_kind<K>(a, b, make_probe(5000, m, 1, true), false);
+  check_kind<K>(a, b, make_probe(5000, m, 1, true), false, false);
 }
 }  // namespace
 
@@ -154,6 +165,93 @@ TEST_CASE("joinery.exec.arranged_values.entries_hold_each_keys_row_and_values") 
   CHECK(holes == a.direct_extent() - (m - 1));
 }
 
+TEST_CASE("joinery.exec.arranged_values.slot_entries_hold_each_slots_key_row_and_values") {
+  // Distinct sparse keys in shuffled rows (a hashed layout), row 5's key NULL.
+  const std::size_t m = 3000;
+  std::vector<opt> keys(m);
+  std::vector<std::int64_t> values(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    keys[j] = j == 5 ? opt{} : opt(static_cast<std::int64_t>((j * 7919) % m) * 1000003 - 7);
+    values[j] = static_cast<std::int64_t>(j) * 3;
+  }
+  arrangement a;
+  a.build(m, [&](std::size_t j) { return keys[j]; });
+  REQUIRE(a.index_layout() == layout::hashed);
+  REQUIRE(a.unique());
+  const auto v = ex::arrange_values(a, values);
+  CHECK_FALSE(v.laid_out());
+  REQUIRE(v.laid_out_by_slot());
+  const std::size_t extent = a.hashed_extent();
+  REQUIRE(extent >= m);
+  REQUIRE((extent & (extent - 1)) == 0);
+  REQUIRE(v.slot_entries().size() == extent);
+  CHECK(v.memory_bytes() >= extent * sizeof(decltype(v)::slot_entry));
+  using entry = decltype(v)::slot_entry;
+  // Each key is found by the arrangement's walk from its home, with its row and value.
+  for (std::size_t j = 0; j < m; ++j) {
+    if (!keys[j]) continue;
+    std::size_t s = a.home_slot_of(*keys[j]);
+    while (v.slot_entries()[s].row != entry::no_row && v.slot_entries()[s].key != *keys[j]) s = (s + 1) & (extent - 1);
+    const entry& e = v.slot_entries()[s];
+    CHECK(e.row == j);
+    CHECK(e.key == *keys[j]);
+    CHECK(std::get<0>(e.values) == values[j]);
+  }
+  std::size_t occupied = 0;
+  for (const entry& e : v.slot_entries()) occupied += e.row != entry::no_row;
+  CHECK(occupied == m - 1);
+  // The slots the arrangement visits are the occupied entries, in slot order.
+  std::vector<std::size_t> visited;
+  a.for_each_slot([&](std::size_t s, std::int64_t key, ex::row_pos j) {
+    visited.push_back(s);
+    CHECK(v.slot_entries()[s].key == key);
+    CHECK(v.slot_entries()[s].row == j);
+  });
+  CHECK(visited.size() == m - 1);
+  CHECK(std::is_sorted(visited.begin(), visited.end()));
+
+  // A direct layout has no slots: nothing to visit, nothing laid out by slot.
+  arrangement direct;
+  direct.build(m, [&](std::size_t j) { return keys[j] ? opt(*keys[j] % 5000) : opt{}; });
+  REQUIRE(direct.index_layout() == layout::direct);
+  CHECK(direct.hashed_extent() == 0);
+  std::size_t direct_slots = 0;
+  direct.for_each_slot([&](std::size_t, std::int64_t, ex::row_pos) { ++direct_slots; });
+  CHECK(direct_slots == 0);
+  CHECK_FALSE(ex::arrange_values(direct, values).laid_out_by_slot());
+}
+
+TEST_CASE("joinery.exec.arranged_values.not_laid_out_by_slot_where_the_build_keeps_a_key_filter") {
+  // 800k distinct sparse keys: a 32 MiB table, above the 16 MiB from which
+  // the build keeps a key filter (the tests fix a 32 MiB cache), and a
+  // one-byte column that stays in a core's cache (800 KB). The filter rules
+  // misses out before their slot is read, which entries by slot would give
+  // up: the column is read at the match instead.
+  const std::size_t m = 800'000;
+  const std::vector<opt> keys = jy::test::build_keys(m, 1, false);
+  std::vector<std::uint8_t> flags(m);
+  for (std::size_t j = 0; j < m; ++j) flags[j] = static_cast<std::uint8_t>(j % 251);
+  arrangement a;
+  a.build(m, [&](std::size_t j) { return keys[j]; });
+  REQUIRE(a.index_layout() == layout::hashed);
+  REQUIRE(a.unique());
+  REQUIRE(a.has_filter());
+  const auto values = ex::arrange_values(a, flags);
+  CHECK_FALSE(values.columns_beyond_cache());
+  CHECK_FALSE(values.laid_out_by_slot());
+  CHECK(values.memory_bytes() == 0);
+  const std::vector<opt> probe = make_probe(5000, m, 1, false);
+  auto key_at = [&](std::size_t i) { return probe[i]; };
+  recorder bare;
+  ex::probe<ex::join_kind::left>(a, probe.size(), key_at, residual, bare);
+  std::vector<std::tuple<std::size_t, std::size_t, std::uint8_t>> want, got;
+  for (const auto& [i, j] : bare.out) want.emplace_back(i, j, j == U ? std::uint8_t{0} : flags[j]);
+  ex::probe<ex::join_kind::left>(
+      a, probe.size(), key_at, residual,
+      ex::with_values([&](std::size_t i, std::size_t j, std::uint8_t f) { got.emplace_back(i, j, f); }, values));
+  CHECK(got == want);
+}
+
 TEST_CASE("joinery.exec.arranged_values.refuses_a_short_column_and_another_arrangement") {
   const build_side b = make_build(140000, 1, true);
   arrangement a;
@@ -185,38 +283,43 @@ TEST_CASE("joinery.exec.arranged_values.refuses_a_short_column_and_another_arran
 }
 
 TEST_CASE("joinery.exec.arranged_values.columns_of_any_type_are_read_at_the_match") {
-  // Strings are not copied into entries (not trivially copyable): the emit
-  // gets a reference to the column's value, and an empty string for a left
-  // join's unmatched row. Both the column beyond a core's cache and the one
-  // in it (read through the probe's span copies) are checked.
-  for (const std::size_t m : {std::size_t{140000}, std::size_t{1000}}) {
-    CAPTURE(m);
-    std::vector<opt> keys(m);
-    std::vector<std::string> names(m);
-    for (std::size_t j = 0; j < m; ++j) {
-      keys[j] = opt(static_cast<std::int64_t>((j * 7919) % m));
-      names[j] = "row " + std::to_string(j);
+  // Strings are not copied into entries (not trivially copyable), by key
+  // or by slot: the emit gets a reference to the column's value, and an
+  // empty string for a left join's unmatched row. Both the column beyond a
+  // core's cache and the one in it (read through the probe's span copies)
+  // are checked, under a direct and a hashed layout.
+  for (const bool dense : {true, false}) {
+    for (const std::size_t m : {std::size_t{140000}, std::size_t{1000}}) {
+      CAPTURE(dense, m);
+      std::vector<opt> keys(m);
+      std::vector<std::string> names(m);
+      for (std::size_t j = 0; j < m; ++j) {
+        keys[j] = opt(static_cast<std::int64_t>((j * 7919) % m) * (dense ? 1 : 1000003));
+        names[j] = "row " + std::to_string(j);
+      }
+      arrangement a;
+      a.build(m, [&](std::size_t j) { return keys[j]; });
+      REQUIRE(a.index_layout() == (dense ? layout::direct : layout::hashed));
+      const auto values = ex::arrange_values(a, names);
+      CHECK_FALSE(values.laid_out());
+      CHECK_FALSE(values.laid_out_by_slot());
+      CHECK(values.columns_beyond_cache() == (m == 140000));  // 140000 strings reach prefetch_min_column_bytes
+      const std::vector<opt> probe{keys[3], opt(-1), opt{}, keys[m - 1]};
+      std::vector<std::tuple<std::size_t, std::size_t, std::string, const std::string*>> seen;
+      ex::probe<ex::join_kind::left>(
+          a, probe.size(), [&](std::size_t i) { return probe[i]; }, [](std::size_t, std::size_t) { return true; },
+          ex::with_values(
+              [&](std::size_t i, std::size_t j, const std::string& name) { seen.emplace_back(i, j, name, &name); },
+              values));
+      REQUIRE(seen.size() == 4);
+      CHECK(std::get<2>(seen[0]) == "row 3");
+      CHECK(std::get<3>(seen[0]) == &names[3]);  // not a copy
+      CHECK(std::get<1>(seen[1]) == U);
+      CHECK(std::get<2>(seen[1]).empty());
+      CHECK(std::get<1>(seen[2]) == U);
+      CHECK(std::get<2>(seen[3]) == "row " + std::to_string(m - 1));
+      CHECK(std::get<3>(seen[3]) == &names[m - 1]);
+      CHECK(std::get<1>(seen[3]) == m - 1);
     }
-    arrangement a;
-    a.build(m, [&](std::size_t j) { return keys[j]; });
-    REQUIRE(a.index_layout() == layout::direct);
-    const auto values = ex::arrange_values(a, names);
-    CHECK_FALSE(values.laid_out());
-    CHECK(values.columns_beyond_cache() == (m == 140000));  // 140000 strings reach prefetch_min_column_bytes
-    const std::vector<opt> probe{keys[3], opt(-1), opt{}, keys[m - 1]};
-    std::vector<std::tuple<std::size_t, std::size_t, std::string, const std::string*>> seen;
-    ex::probe<ex::join_kind::left>(
-        a, probe.size(), [&](std::size_t i) { return probe[i]; }, [](std::size_t, std::size_t) { return true; },
-        ex::with_values([&](std::size_t i, std::size_t j, const std::string& name) { seen.emplace_back(i, j, name, &name); },
-                        values));
-    REQUIRE(seen.size() == 4);
-    CHECK(std::get<2>(seen[0]) == "row 3");
-    CHECK(std::get<3>(seen[0]) == &names[3]);  // not a copy
-    CHECK(std::get<1>(seen[1]) == U);
-    CHECK(std::get<2>(seen[1]).empty());
-    CHECK(std::get<1>(seen[2]) == U);
-    CHECK(std::get<2>(seen[3]) == "row " + std::to_string(m - 1));
-    CHECK(std::get<3>(seen[3]) == &names[m - 1]);
-    CHECK(std::get<1>(seen[3]) == m - 1);
   }
 }

@@ -15,10 +15,14 @@
 /// soon as the probe key is known, and calls `emit(i, j, v...)`. Dense
 /// shuffled keys, 1e7 x 1e6 (stand-alone, the 2 MiB-L2 Xeon, 2026-12-03):
 /// the probe took 237-262 ms through `prefetch_build` against 73-81 ms
-/// reading the entries, which took 7-8 ms to lay out. Other layouts read
-/// the columns at j: as each pair is found while they fit a core's cache,
-/// else prefetched as `prefetch_build` does. The pairs and values are the
-/// same either way.
+/// reading the entries, which took 7-8 ms to lay out. For a hashed layout
+/// of distinct integer keys whose columns fit a core's cache, they are
+/// copied into a copy of the slot table, the values beside each key, which
+/// an inner join's probe walks in its place: a hit is one read, not the
+/// slot's and then the column's. Other layouts, and a left join, read the
+/// columns at j: as each pair is found while they fit a core's cache, else
+/// prefetched as `prefetch_build` does. The pairs and values are the same
+/// either way.
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -62,6 +66,16 @@ struct arranged_entry {
   row_pos row = no_row;
   std::tuple<T...> values{};
 };
+
+/// One slot of a hashed layout of distinct keys: the key, its row and its
+/// values (`row` is `no_row` for an empty slot).
+template <class Key, class... T>
+struct slotted_entry {
+  static constexpr row_pos no_row = std::numeric_limits<row_pos>::max();
+  Key key{};
+  row_pos row = no_row;
+  std::tuple<T...> values{};
+};
 }  // namespace detail
 
 /// Build columns laid out for probes of one arrangement; made by
@@ -73,6 +87,7 @@ template <class Key, class Hash, class... T>
 class arranged_values {
  public:
   using entry = detail::arranged_entry<T...>;
+  using slot_entry = detail::slotted_entry<Key, T...>;
 
   arranged_values(const arrangement<Key, Hash>& build, std::span<const T>... columns)
       : build_(&build),
@@ -89,9 +104,19 @@ class arranged_values {
       // Distinct keys only: a key of several rows has no one entry. Columns
       // that stay in a core's cache are read as fast at j as in an entry:
       // there the copy only costs (1e6 x 1e5 dense shuffled: 4.4 against 5.4 ms).
-      if (beyond_cache_ && build.index_layout() == arrangement<Key, Hash>::layout::direct && build.unique() &&
-          build.has_rows())
-        lay_out(build);
+      using layout = typename arrangement<Key, Hash>::layout;
+      if (build.unique() && build.has_rows()) {
+        if (beyond_cache_ && build.index_layout() == layout::direct) lay_out(build);
+        // Columns in a core's cache are read at j as each pair is found, a
+        // read that waits on the slot's: in an entry beside the key, a hit
+        // is one read (inner count+sum 1e7 x 1e5: docs/performance.md).
+        // Beyond the cache the value is prefetched while later rows are
+        // probed, and the copy of a table that large cost more than it
+        // saved; a table with a key filter rules misses out before their
+        // slot is read.
+        else if (!beyond_cache_ && build.index_layout() == layout::hashed && !build.has_filter())
+          lay_out_by_slot(build);
+      }
     }
   }
 
@@ -100,13 +125,26 @@ class arranged_values {
   [[nodiscard]] bool laid_out() const noexcept { return !entries_.empty(); }
   /// Entry of direct index x (see `arrangement::direct_index_of`).
   [[nodiscard]] std::span<const entry> entries() const noexcept { return {entries_.data(), entries_.size()}; }
+  /// True when the values were laid out by slot (a hashed layout of
+  /// distinct integer keys without a key filter, trivially copyable values,
+  /// every column below `prefetch_min_column_bytes`): an inner join's probe
+  /// then walks `slot_entries()` instead of the arrangement's slots and the
+  /// columns. A left join reads the columns (through the entries, its
+  /// misses measured slower).
+  [[nodiscard]] bool laid_out_by_slot() const noexcept { return !slot_entries_.empty(); }
+  /// Entry of slot s (see `arrangement::hashed_extent`).
+  [[nodiscard]] std::span<const slot_entry> slot_entries() const noexcept {
+    return {slot_entries_.data(), slot_entries_.size()};
+  }
   [[nodiscard]] const std::tuple<std::span<const T>...>& columns() const noexcept { return columns_; }
   /// True when some column reaches `prefetch_min_column_bytes` (its values
   /// at random rows are not in a core's cache): a probe that reads the
   /// columns then prefetches them.
   [[nodiscard]] bool columns_beyond_cache() const noexcept { return beyond_cache_; }
   /// Bytes of the entries (0 when not laid out).
-  [[nodiscard]] std::size_t memory_bytes() const noexcept { return entries_.capacity() * sizeof(entry); }
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return entries_.capacity() * sizeof(entry) + slot_entries_.capacity() * sizeof(slot_entry);
+  }
 
   /// Throws `std::invalid_argument` unless `build` is the arrangement these
   /// values were laid out for, as it was then: the entries would otherwise
@@ -129,11 +167,22 @@ class arranged_values {
     });
   }
 
+  void lay_out_by_slot(const arrangement<Key, Hash>& build) {
+    slot_entries_.resize(build.hashed_extent());
+    build.for_each_slot([&](std::size_t s, const Key& key, row_pos j) {
+      slot_entry& e = slot_entries_[s];
+      e.key = key;
+      e.row = j;
+      e.values = std::apply([j](const auto&... c) { return std::tuple<T...>(c[j]...); }, columns_);
+    });
+  }
+
   const arrangement<Key, Hash>* build_;
   std::size_t rows_, groups_;
   std::tuple<std::span<const T>...> columns_;
   bool beyond_cache_;
   detail::huge_page_vector<entry> entries_;
+  detail::huge_page_vector<slot_entry> slot_entries_;
 };
 
 /// Lays build-side `columns` (contiguous, indexed by build row, at least

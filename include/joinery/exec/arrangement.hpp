@@ -401,6 +401,23 @@ class arrangement {
   {
     return direct_index(k);
   }
+  /// The hashed layout's slots (0 unless the layout is `hashed`): a power
+  /// of two. Key k sits at `home_slot_of(k)` or at a later slot, the next of
+  /// slot s being (s + 1) & (hashed_extent() - 1), before the first empty
+  /// one: values laid out by slot are found by the same walk.
+  [[nodiscard]] std::size_t hashed_extent() const noexcept { return direct_layout() ? 0 : slots_.size(); }
+  /// The slot where the hashed layout's walk for key `k` starts.
+  [[nodiscard]] std::size_t home_slot_of(const Key& k) const noexcept { return slot_of(hash_(k)); }
+  /// Visits the hashed layout's occupied slots in slot order: `f(s, key,
+  /// leader)`, with the group's first row (nothing for another layout).
+  template <class F>
+  void for_each_slot(F&& f) const {
+    if (direct_layout()) return;
+    for (std::size_t s = 0; s < slots_.size(); ++s) {
+      const slot& sl = slots_[s];
+      if (sl.group != no_group) f(s, sl.key, sl.first);
+    }
+  }
   /// The layout `build` chose.
   [[nodiscard]] layout index_layout() const noexcept {
     return identity_ ? layout::identity : direct_.empty() ? layout::hashed : layout::direct;

@@ -89,6 +89,23 @@ inline constexpr bool values_fit_kind =
   "joinery: with_values hands the emit build-side values at each match, and a semi or anti join emits " \
   "no build row; pass the emit alone"
 
+/// Rows [begin, end) in batches of B, two staged at a time: the next batch
+/// is staged (its keys read, their lines prefetched) before the current
+/// one is resolved.
+template <std::size_t B, class Staged, class Stage, class Resolve>
+JOINERY_DETAIL_ALWAYS_INLINE inline void in_staged_batches(std::size_t begin, std::size_t end, Staged (&buf)[2],
+                                                           Stage& stage, Resolve& resolve) {
+  std::size_t base = begin, cnt = std::min(B, end - begin);
+  if (cnt != 0) stage(buf[0], base, cnt);
+  for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
+    const std::size_t next = base + cnt, next_cnt = std::min(B, end - next);
+    if (next_cnt != 0) stage(buf[cur ^ 1U], next, next_cnt);
+    resolve(buf[cur], base, cnt);
+    base = next;
+    cnt = next_cnt;
+  }
+}
+
 /// Rows [begin, end) of an inner or left join into a `valued_emit` whose
 /// values were laid out by key: one entry per row, prefetched a batch
 /// ahead as the probe loop's slots are, and no read of the arrangement
@@ -134,15 +151,58 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, H
       }
     }
   };
-  std::size_t base = begin, cnt = std::min(B, end - begin);
-  if (cnt != 0) stage(buf[0], base, cnt);
-  for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
-    const std::size_t next = base + cnt, next_cnt = std::min(B, end - next);
-    if (next_cnt != 0) stage(buf[cur ^ 1U], next, next_cnt);
-    resolve(buf[cur], base, cnt);
-    base = next;
-    cnt = next_cnt;
-  }
+  in_staged_batches<B>(begin, end, buf, stage, resolve);
+}
+
+/// Rows [begin, end) of an inner join into a `valued_emit` whose values
+/// were laid out by slot: the walk of the arrangement's hashed layout, over
+/// entries that hold each slot's key, row and values, so a hit reads one
+/// entry where the slot and then the column took two reads that waited on
+/// each other. Homes prefetched a batch ahead, as the probe loop's slots
+/// are; the work counted as it counts it.
+template <class Key, class Hash, class KeyAt, class Accept, class Emit>
+JOINERY_DETAIL_ALWAYS_INLINE inline void probe_slotted(const arrangement<Key, Hash>& build, std::size_t begin,
+                                                       std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
+                                                       work_counters& w) {
+  using entry = typename std::remove_cvref_t<decltype(emit.values())>::slot_entry;
+  const entry* const entries = emit.values().slot_entries().data();
+  const std::size_t mask = emit.values().slot_entries().size() - 1;
+  auto& bare = emit.base();
+  constexpr std::size_t B = arrangement<Key, Hash>::probe_batch;
+  struct staged {
+    Key key[B];
+    std::size_t home[B];
+    bool has[B];
+  };
+  staged buf[2];
+  auto stage = [&](staged& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
+    for (std::size_t t = 0; t < cnt; ++t) {
+      const std::optional<Key> k = key_at(base + t);
+      st.has[t] = k.has_value();
+      if (!k) continue;
+      st.key[t] = *k;
+      st.home[t] = build.home_slot_of(*k);
+      prefetch_read(entries + st.home[t]);
+    }
+  };
+  auto resolve = [&](const staged& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
+    for (std::size_t t = 0; t < cnt; ++t) {
+      if (!st.has[t]) continue;
+      ++w.probes;
+      for (std::size_t s = st.home[t];; s = (s + 1) & mask) {
+        const entry& e = entries[s];
+        if (e.row == entry::no_row) break;
+        ++w.comparisons;
+        if (e.key == st.key[t]) {
+          ++w.emitted;
+          const std::size_t i = base + t, j = e.row;
+          if (accept(i, j)) std::apply([&](const auto&... v) { bare(i, j, v...); }, e.values);
+          break;
+        }
+      }
+    }
+  };
+  in_staged_batches<B>(begin, end, buf, stage, resolve);
 }
 
 /// The callers of `probe_range`, told apart so that each gets its own
@@ -252,6 +312,12 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
       if (emit.values().laid_out()) {
         probe_arranged<Kind>(build, begin, end, key_at, accept, emit, w);
         return;
+      }
+      if constexpr (Kind == join_kind::inner) {
+        if (emit.values().laid_out_by_slot()) {
+          probe_slotted(build, begin, end, key_at, accept, emit, w);
+          return;
+        }
       }
     }
     // Not laid out: the columns are read at j. Small enough for a core's
