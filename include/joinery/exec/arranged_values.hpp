@@ -58,11 +58,14 @@ template <class T>
   }
 }
 
+/// The row of an entry no build row fills.
+inline constexpr row_pos no_entry_row = std::numeric_limits<row_pos>::max();
+
 /// One key's row and values in a direct layout (`row` is `no_row` for a
 /// key that no build row has).
 template <class... T>
 struct arranged_entry {
-  static constexpr row_pos no_row = std::numeric_limits<row_pos>::max();
+  static constexpr row_pos no_row = no_entry_row;
   row_pos row = no_row;
   std::tuple<T...> values{};
 };
@@ -71,7 +74,7 @@ struct arranged_entry {
 /// values (`row` is `no_row` for an empty slot).
 template <class Key, class... T>
 struct slotted_entry {
-  static constexpr row_pos no_row = std::numeric_limits<row_pos>::max();
+  static constexpr row_pos no_row = no_entry_row;
   Key key{};
   row_pos row = no_row;
   std::tuple<T...> values{};

@@ -89,12 +89,21 @@ inline constexpr bool values_fit_kind =
   "joinery: with_values hands the emit build-side values at each match, and a semi or anti join emits " \
   "no build row; pass the emit alone"
 
-/// Rows [begin, end) in batches of B, two staged at a time: the next batch
-/// is staged (its keys read, their lines prefetched) before the current
-/// one is resolved.
-template <std::size_t B, class Staged, class Stage, class Resolve>
-JOINERY_DETAIL_ALWAYS_INLINE inline void in_staged_batches(std::size_t begin, std::size_t end, Staged (&buf)[2],
-                                                           Stage& stage, Resolve& resolve) {
+/// Rows [begin, end) in batches of B, two staged at a time: the next
+/// batch's keys are read and staged (`st.has[t]` set, then `stage_key(st,
+/// t, key)` with `key_at`'s optional, which prefetches what the key will
+/// read) before the current batch is resolved.
+template <std::size_t B, class Staged, class KeyAt, class StageKey, class Resolve>
+JOINERY_DETAIL_ALWAYS_INLINE inline void in_staged_batches(std::size_t begin, std::size_t end, KeyAt& key_at,
+                                                           Staged (&buf)[2], StageKey& stage_key,
+                                                           Resolve& resolve) {
+  auto stage = [&](Staged& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
+    for (std::size_t t = 0; t < cnt; ++t) {
+      const auto k = key_at(base + t);
+      st.has[t] = k.has_value();
+      stage_key(st, t, k);
+    }
+  };
   std::size_t base = begin, cnt = std::min(B, end - begin);
   if (cnt != 0) stage(buf[0], base, cnt);
   for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
@@ -123,13 +132,9 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, H
     bool has[B];
   };
   staged buf[2];
-  auto stage = [&](staged& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
-    for (std::size_t t = 0; t < cnt; ++t) {
-      const std::optional<Key> k = key_at(base + t);
-      st.has[t] = k.has_value();
-      st.index[t] = k ? build.direct_index_of(*k) : entries.size();
-      if (st.index[t] < entries.size()) prefetch_read(entries.data() + st.index[t]);
-    }
+  auto stage_key = [&](staged& st, std::size_t t, const std::optional<Key>& k) JOINERY_DETAIL_ALWAYS_INLINE {
+    st.index[t] = k ? build.direct_index_of(*k) : entries.size();
+    if (st.index[t] < entries.size()) prefetch_read(entries.data() + st.index[t]);
   };
   const entry none{};  // a key outside the range, or a left join's unmatched row
   auto resolve = [&](const staged& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
@@ -151,7 +156,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, H
       }
     }
   };
-  in_staged_batches<B>(begin, end, buf, stage, resolve);
+  in_staged_batches<B>(begin, end, key_at, buf, stage_key, resolve);
 }
 
 /// Rows [begin, end) of an inner join into a `valued_emit` whose values
@@ -175,15 +180,11 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_slotted(const arrangement<Key, Ha
     bool has[B];
   };
   staged buf[2];
-  auto stage = [&](staged& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
-    for (std::size_t t = 0; t < cnt; ++t) {
-      const std::optional<Key> k = key_at(base + t);
-      st.has[t] = k.has_value();
-      if (!k) continue;
-      st.key[t] = *k;
-      st.home[t] = build.home_slot_of(*k);
-      prefetch_read(entries + st.home[t]);
-    }
+  auto stage_key = [&](staged& st, std::size_t t, const std::optional<Key>& k) JOINERY_DETAIL_ALWAYS_INLINE {
+    if (!k) return;
+    st.key[t] = *k;
+    st.home[t] = build.home_slot_of(*k);
+    prefetch_read(entries + st.home[t]);
   };
   auto resolve = [&](const staged& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
     for (std::size_t t = 0; t < cnt; ++t) {
@@ -202,7 +203,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_slotted(const arrangement<Key, Ha
       }
     }
   };
-  in_staged_batches<B>(begin, end, buf, stage, resolve);
+  in_staged_batches<B>(begin, end, key_at, buf, stage_key, resolve);
 }
 
 /// The callers of `probe_range`, told apart so that each gets its own
