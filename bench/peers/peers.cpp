@@ -5,7 +5,11 @@
 // faster). A missing peer is reported and skipped. Run by scripts/bench-peers.
 // The medians are of runs taken in rounds (joinery, the hand-written
 // baselines and DuckDB once each per round), so that load from other guests
-// of a shared machine moves every system of a case alike.
+// of a shared machine moves every system of a case alike. DuckDB runs in two
+// databases, one per thread count, each loaded with the data: `SET threads`
+// is global to a database, and switching it between the rounds' queries
+// slowed every system of a case, DuckDB's too (dense shuffled 1e6 x 1e5:
+// DuckDB-1t 23 -> 7.5 ms, joinery-1t 12 -> 5.7 ms with a database each).
 //
 //   bench.peers [--duckdb PATH] [--reps N] [--quick] [--sqlite-all] [--only SUBSTR]
 //               [--csv FILE]   (tab-separated: case, system, threads, median ms, M rows/s, CPU ms)
@@ -118,7 +122,6 @@ timing time_it(int reps, bool warm, F&& f) {
 struct contender {
   std::string system;
   unsigned threads = 1;
-  std::function<void()> before;  // untimed, before each run (DuckDB's thread count)
   std::function<answer()> run;
   std::vector<double> t, c;
   answer ans;
@@ -128,13 +131,9 @@ struct contender {
 /// untimed run each, so a burst of load from the other guests of a shared
 /// machine falls on every system of the case, not on one system's runs.
 void time_in_rounds(std::vector<contender>& cs, int reps) {
-  for (contender& c : cs) {
-    if (c.before) c.before();
-    c.ans = c.run();
-  }
+  for (contender& c : cs) c.ans = c.run();
   for (int r = 0; r < reps; ++r)
     for (contender& c : cs) {
-      if (c.before) c.before();
       const double c0 = cpu_now_ms();
       const auto t0 = std::chrono::steady_clock::now();
       c.ans = c.run();
@@ -356,7 +355,8 @@ class sqlite_session {
 struct peers_state {
   options opt;
   std::unique_ptr<jp::duckdb_lib> duck;
-  std::unique_ptr<jp::duckdb_session> duck_db;
+  // DuckDB at 1 and at 2 threads: a database each (see the file comment).
+  std::unique_ptr<jp::duckdb_session> duck_db[2];
 #if JOINERY_HAVE_SQLITE
   std::unique_ptr<sqlite_session> lite;
 #endif
@@ -367,13 +367,16 @@ struct peers_state {
 
 void load_peers(peers_state& ps, const std::string& fname, const table2& f, const std::string& dname,
                 const table2* d, bool sqlite_wanted) {
-  if (ps.duck_db && ps.loaded_f + "|" + ps.loaded_d != fname + "|" + dname) {
-    ps.duck_db->query("DROP TABLE IF EXISTS f");
-    ps.duck_db->query("DROP TABLE IF EXISTS d");
-    ps.duck_db->query("CREATE TABLE f(k BIGINT, v BIGINT)");
-    ps.duck_db->query("CREATE TABLE d(k BIGINT, v BIGINT)");
-    ps.duck_db->append("f", f.k.data(), f.v.data(), f.size());
-    if (d) ps.duck_db->append("d", d->k.data(), d->v.data(), d->size());
+  if (ps.loaded_f + "|" + ps.loaded_d != fname + "|" + dname) {
+    for (const auto& db : ps.duck_db) {
+      if (!db) continue;
+      db->query("DROP TABLE IF EXISTS f");
+      db->query("DROP TABLE IF EXISTS d");
+      db->query("CREATE TABLE f(k BIGINT, v BIGINT)");
+      db->query("CREATE TABLE d(k BIGINT, v BIGINT)");
+      db->append("f", f.k.data(), f.v.data(), f.size());
+      if (d) db->append("d", d->k.data(), d->v.data(), d->size());
+    }
   }
 #if JOINERY_HAVE_SQLITE
   if (ps.lite && sqlite_wanted && ps.loaded_f + "|" + ps.loaded_d != fname + "|" + dname) {
@@ -408,15 +411,15 @@ void run_case(peers_state& ps, const case_spec& c) {
   std::vector<contender> cs;
   for (unsigned t : {1U, 2U}) {
     if (t == 2 && !c.joinery_2t) continue;
-    cs.push_back({"joinery", t, {}, [&c, t] { return c.joinery(t); }, {}, {}, {}});
+    cs.push_back({"joinery", t, [&c, t] { return c.joinery(t); }, {}, {}, {}});
   }
-  for (const auto& [name, fn] : c.baselines) cs.push_back({name, 1, {}, fn, {}, {}, {}});
+  for (const auto& [name, fn] : c.baselines) cs.push_back({name, 1, fn, {}, {}, {}});
   std::string notes;
-  if (ps.duck_db) {
+  if (ps.duck_db[0]) {
     for (unsigned t : {1U, 2U}) {
-      cs.push_back({"DuckDB", t, [&ps, t] { ps.duck_db->query("SET threads=" + std::to_string(t)); },
-                    [&ps, &c] {
-                      auto q = ps.duck_db->query(c.sql);
+      cs.push_back({"DuckDB", t,
+                    [db = ps.duck_db[t - 1].get(), &c] {
+                      auto q = db->query(c.sql);
                       return c.sql_rows ? answer{static_cast<i64>(q.rows), 0} : answer{q.first, q.second};
                     },
                     {}, {}, {}});
@@ -584,7 +587,10 @@ int main(int argc, char** argv) {
   } else {
     ps.duck = std::make_unique<jp::duckdb_lib>(ps.opt.duckdb_path);
     if (ps.duck->ok()) {
-      ps.duck_db = std::make_unique<jp::duckdb_session>(*ps.duck);
+      for (unsigned t : {1U, 2U}) {
+        ps.duck_db[t - 1] = std::make_unique<jp::duckdb_session>(*ps.duck);
+        ps.duck_db[t - 1]->query("SET threads=" + std::to_string(t));
+      }
       std::printf("DuckDB: %s\n", ps.opt.duckdb_path.c_str());
     } else {
       std::printf("DuckDB: skipped (%s).\n", ps.duck->error().c_str());
