@@ -907,12 +907,12 @@ class arrangement {
         return;
       }
       bool mapped = false;
-      for (std::size_t i = 0; i < n; ++i) {
+      auto put = [&](std::size_t i) JOINERY_DETAIL_ALWAYS_INLINE {
         std::optional<Key> k = key_at(i);
         if (!k) {
           if (!mapped) start_row_map(n, i), mapped = true;
           row_group_[i] = no_group;
-          continue;
+          return;
         }
         bool founded = false;
         const group_id d = direct_group(*k, i, w, founded);
@@ -921,7 +921,18 @@ class arrangement {
           if (!mapped) start_row_map(n, i), mapped = true;
         }
         if (mapped) row_group_[i] = d;
+      };
+      // The group arrays are sized from a sample of the first rows, as a
+      // hashed table is (`presize`): grown by doubling, each build wrote
+      // every smaller block once, fresh pages each (see huge_page_allocator.hpp).
+      const std::size_t head = std::min(n, sample_rows);
+      for (std::size_t i = 0; i < head; ++i) put(i);
+      if (head < n && keyed_ > 0) {
+        const std::size_t expected = std::min(estimate_groups(n, head), direct_.size());
+        keys_.reserve(expected);
+        positions_.reserve(expected);
       }
+      for (std::size_t i = head; i < n; ++i) put(i);
     } else {
       (void)n, (void)key_at, (void)w;
     }

@@ -9,7 +9,10 @@
 /// Linux, a block of at least `huge_page_allocator_threshold` bytes is mapped
 /// on its own, aligned to 2 MiB and marked `MADV_HUGEPAGE`, so transparent
 /// huge pages back it where the system allows them ("madvise" or "always").
-/// Smaller blocks, and every block elsewhere, come from `std::allocator`.
+/// A block from `retained_block_min_bytes` up to that threshold is mapped on
+/// its own too, in whole 4 KiB pages without the advice, only so that it can
+/// be kept when freed (below). Smaller blocks, and every block elsewhere,
+/// come from `std::allocator`.
 /// As from any allocator, a block's contents are unspecified until written
 /// (the containers construct their elements): this changes no value and no
 /// order, only the page size and where the memory comes from.
@@ -23,7 +26,11 @@
 /// rather than given back at once: memory fresh from the system costs a
 /// fault and a zero fill per page, and on a virtual machine that reports
 /// free pages to its host (virtio-balloon free page reporting) a fault on
-/// the host as well. `exec::release_retained_memory()` gives it all back.
+/// the host as well. That holds for the few-hundred-KiB arrays of a small
+/// build as much as for large ones, which `std::allocator` (glibc) maps
+/// and unmaps, or trims from its heap, at every build (a 10^5-key build of
+/// dense keys: 517 faults, 9 of its 16 ms on an AMD family 26 guest).
+/// `exec::release_retained_memory()` gives it all back.
 /// Define `JOINERY_HUGE_PAGES` and `JOINERY_RETAINED_MEMORY_BYTES` alike in
 /// every translation unit of a program (they change inline definitions).
 #include <atomic>
@@ -64,6 +71,11 @@ inline constexpr std::size_t huge_page_size = std::size_t{2} << 20;
 /// this size up are advised (`advise_huge_pages`). Measured: at 4 MiB a 10^6
 /// row materialization takes 0.7x the time it takes at 8 MiB.
 inline constexpr std::size_t huge_page_allocator_threshold = 2 * huge_page_size;
+/// Blocks from this size up to `huge_page_allocator_threshold` get a
+/// mapping of whole pages of `small_page_size`, kept for reuse when freed
+/// (see above): where glibc would map a block of its own as well.
+inline constexpr std::size_t retained_block_min_bytes = std::size_t{128} << 10;
+inline constexpr std::size_t small_page_size = std::size_t{4} << 10;
 
 #if JOINERY_DETAIL_HUGE_PAGES
 /// A fresh mapping of `bytes` (a multiple of the huge page size) aligned to a
@@ -82,6 +94,18 @@ inline void* map_huge_aligned(std::size_t bytes) noexcept {
   // Advice only: where huge pages are off it fails and the block is still good.
   (void)::madvise(p, bytes, MADV_HUGEPAGE);
   return p;
+}
+
+/// A fresh mapping of `bytes` (a multiple of the small page size), or nullptr.
+inline void* map_pages(std::size_t bytes) noexcept {
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+/// A fresh mapping of `bytes` as `mapped_bytes` sized it: whole huge pages
+/// from the huge-page threshold up, else whole small pages.
+inline void* map_block(std::size_t bytes) noexcept {
+  return bytes >= huge_page_allocator_threshold ? map_huge_aligned(bytes) : map_pages(bytes);
 }
 #endif
 
@@ -195,7 +219,8 @@ static_assert(std::is_trivially_destructible_v<retained_mappings>);
 inline constinit retained_mappings retained{};
 #endif
 
-/// `std::allocator` for small blocks; large ones in huge pages (see above).
+/// `std::allocator` for small blocks; larger ones mapped on their own and
+/// kept for reuse, from the threshold up in huge pages (see above).
 template <class T>
 struct huge_page_allocator {
   using value_type = T;
@@ -209,10 +234,10 @@ struct huge_page_allocator {
     if (n > std::allocator_traits<std::allocator<T>>::max_size(std::allocator<T>{})) throw std::bad_array_new_length();
     if (const std::size_t bytes = mapped_bytes(n)) {
       void* p = retained.take(bytes);
-      if (!p) p = map_huge_aligned(bytes);
+      if (!p) p = map_block(bytes);
       if (!p) {
         // The system is out of mappings or memory: give back what is kept and try once more.
-        if (retained.release() != 0) p = map_huge_aligned(bytes);
+        if (retained.release() != 0) p = map_block(bytes);
         if (!p) throw std::bad_alloc();
       }
       return static_cast<T*>(p);
@@ -238,10 +263,13 @@ struct huge_page_allocator {
 
  private:
   /// The mapping of a block of `n` elements: its size, or 0 when the block
-  /// comes from `std::allocator`.
+  /// comes from `std::allocator`. A size of whole small pages is below the
+  /// huge-page threshold, so no block of one kind is handed out as the other.
   static std::size_t mapped_bytes(std::size_t n) noexcept {
     const std::size_t bytes = n * sizeof(T);
-    if (bytes < huge_page_allocator_threshold) return 0;
+    if (bytes < retained_block_min_bytes) return 0;
+    const std::size_t paged = (bytes + small_page_size - 1) & ~(small_page_size - 1);
+    if (paged < huge_page_allocator_threshold) return paged;
     return (bytes + huge_page_size - 1) & ~(huge_page_size - 1);
   }
 };
