@@ -8,9 +8,8 @@
 /// `prefetch_build` overlaps the second wait with later rows, but it is
 /// still a second random read that can only start once the first is done.
 /// `arrange_values(build, columns...)` copies the columns once into the
-/// arrangement's own order: for a direct layout of distinct keys and a
-/// column of at least `prefetch_min_column_bytes`, one entry per key
-/// holding the row and its values. A probe through
+/// arrangement's own order: for a direct layout of distinct keys, one
+/// entry per key holding the row and its values. A probe through
 /// `with_values(emit, values)` then reads one entry per row, fetched as
 /// soon as the probe key is known, and calls `emit(i, j, v...)`. Dense
 /// shuffled keys, 1e7 x 1e6 (stand-alone, the 2 MiB-L2 Xeon, 2026-12-03):
@@ -105,11 +104,14 @@ class arranged_values {
     }
     if constexpr (detail::direct_addressable<Key> && (std::is_trivially_copyable_v<T> && ...)) {
       // Distinct keys only: a key of several rows has no one entry. Columns
-      // that stay in a core's cache are read as fast at j as in an entry:
-      // there the copy only costs (1e6 x 1e5 dense shuffled: 4.4 against 5.4 ms).
+      // in a core's cache too: the id array and then the column at j are
+      // two dependent reads of about 12 bytes a key, beyond a 1 MiB L2 at
+      // 10^5 keys (1e6 x 1e5 dense shuffled, copy included: 3.0-3.2 ->
+      // 1.6-1.7 ms; the copy had cost more while its block was faulted in
+      // afresh for every join, before mid-size blocks were kept).
       using layout = typename arrangement<Key, Hash>::layout;
       if (build.unique() && build.has_rows()) {
-        if (beyond_cache_ && build.index_layout() == layout::direct) lay_out(build);
+        if (build.index_layout() == layout::direct) lay_out(build);
         // Columns in a core's cache are read at j as each pair is found, a
         // read that waits on the slot's: in an entry beside the key, a hit
         // is one read (inner count+sum 1e7 x 1e5: docs/performance.md).
