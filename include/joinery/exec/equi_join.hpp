@@ -330,9 +330,9 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
     // 1.41x-1.46x -> 1.20x-1.24x the hand-written `flat_join_prefetch`).
     // An inner join's j is always a match: it reads c[j] without the left
     // join's select of a value for `unmatched` (`value_at_row`), which cost
-    // more than the read (inner count+sum 1e6 x 1e5, dense keys, stand-alone
-    // probe, AMD family 26, 2026-12-06: row order 3.3 -> 1.4 ms, shuffled
-    // 4.3 -> 3.0 ms).
+    // more than the read (inner count+sum 1e6 x 1e5, dense keys in row order
+    // (the identity layout), stand-alone probe, AMD family 26, 2026-12-06:
+    // 3.3 -> 1.4 ms).
     if (!emit.values().columns_beyond_cache()) {
       auto& bare = emit.base();
       auto read_at = [&bare, columns = emit.values().columns()](std::size_t i, std::size_t j)
