@@ -361,6 +361,88 @@ TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
   CHECK(missed == 0);
 }
 
+TEST_CASE("joinery.exec.arrangement.key_filter_for_mostly_missing_probes") {
+  // 200k sparse keys: 2^19 slots (8 MiB), from 4 MiB up to the 16 MiB of
+  // filter_min_table_bytes: a filter only for probe loops that mostly miss.
+  using arr = arrangement<std::int64_t>;
+  REQUIRE(arr::filter_mostly_misses_min_table_bytes == std::size_t{4} << 20);
+  REQUIRE(arr::filter_min_table_bytes() == std::size_t{16} << 20);
+  constexpr std::size_t n = 200'000;
+  const std::vector<opt> build_keys = spread_keys(n, 2, 7);  // even multiples
+  auto a = build_of(build_keys);
+  const auto twin = build_of(build_keys);  // probed only without a filter
+  REQUIRE(a.index_layout() == layout::hashed);
+  REQUIRE(a.hashed_extent() == std::size_t{1} << 19);
+  CHECK(!a.has_filter());
+  CHECK(a.has_filter_for_misses());
+  CHECK(!a.filter_built());
+  CHECK(a.filter_size_bits() == 0);
+
+  // Row i probes key r(i): present (row r) unless `absent(i)`, an odd multiple.
+  auto row_of = [](std::size_t i) { return (i * 7919) % n; };
+  auto probe = [&](const arr& on, std::size_t m, auto absent) {
+    jy::exec::work_counters w;
+    std::size_t wrong = 0, found_rows = 0;
+    on.probe_rows(
+        0, m,
+        [&](std::size_t i) {
+          return opt(static_cast<std::int64_t>(row_of(i) * 2 * 1000003 + 7 + (absent(i) ? 1000003 : 0)));
+        },
+        [&](std::size_t i, std::span<const row_pos> found) {
+          found_rows += found.size();
+          if (absent(i) ? !found.empty() : (found.size() != 1 || found[0] != static_cast<row_pos>(row_of(i)))) ++wrong;
+        },
+        w);
+    CHECK(wrong == 0);
+    CHECK(w.probes == m);
+    return std::pair{w, found_rows};
+  };
+  auto half = [](std::size_t i) { return i % 2 == 1; };
+  auto seven_in_eight = [](std::size_t i) { return i % 8 != 0; };
+  auto all = [](std::size_t) { return true; };
+
+  // Half the probes missing: not enough to build it.
+  CHECK(probe(a, 20'000, half).second == 10'000);
+  CHECK(!a.filter_built());
+  // Seven in eight missing: that loop builds it, 8 bits per key.
+  CHECK(probe(a, 20'000, seven_in_eight).second == 2'500);
+  REQUIRE(a.filter_built());
+  CHECK(a.filter_size_bits() == std::size_t{1} << 21);
+  CHECK(!a.has_filter());  // still the kind kept for mostly-missing probes
+  // Absent keys alone: about 8 in 9 ruled out, which compare nothing
+  // (without it, an absent key meets ~0.8 occupied slots here).
+  const auto [absent_work, absent_found] = probe(a, 20'000, all);
+  CHECK(absent_found == 0);
+  CHECK(absent_work.comparisons * 5 < absent_work.probes);
+  // Half missing again: the filter rules out under half of the first
+  // probes (about 4 in 9), and the loop stops reading it (it saved only the few
+  // comparisons of those; read throughout, it would save thousands).
+  const auto with_bits = probe(a, 20'000, half).first.comparisons;
+  const auto without = probe(twin, 20'000, half).first.comparisons;
+  CHECK(with_bits <= without);
+  CHECK(with_bits + 500 > without);
+  CHECK(!twin.filter_built());
+  // A copy keeps the kind and the bits.
+  const auto copy = a;
+  CHECK(copy.has_filter_for_misses());
+  CHECK(copy.filter_built());
+
+  // Below 4 MiB (50k keys: 2^17 slots, 2 MiB) and without positions: none.
+  const auto small = build_of(spread_keys(50'000, 2, 7));
+  REQUIRE(small.hashed_extent() == std::size_t{1} << 17);
+  CHECK(!small.has_filter());
+  CHECK(!small.has_filter_for_misses());
+  jy::exec::work_counters ws;
+  small.probe_rows(
+      0, 5'000, [&](std::size_t i) { return opt(static_cast<std::int64_t>(i * 2 * 1000003 + 8)); },
+      [&](std::size_t, std::span<const row_pos> found) { CHECK(found.empty()); }, ws);
+  CHECK(!small.filter_built());
+  arrangement<std::int64_t> g;
+  g.build_groups(n, [&](std::size_t i) { return build_keys[i]; });
+  CHECK(!g.has_filter());
+  CHECK(!g.has_filter_for_misses());
+}
+
 TEST_CASE("joinery.exec.arrangement.key_filter_built_once_by_concurrent_probes") {
   // Two threads probe one const arrangement with keys that mostly miss:
   // both ask for the filter at once; it is built once, and every probe

@@ -28,7 +28,10 @@
 /// about one absent key in nine passes the filter. The build makes no bits:
 /// the first probe loop whose first probes miss often builds them, so a join
 /// whose keys match never pays for them. A probe loop that finds the filter
-/// ruling out few keys stops reading it.
+/// ruling out few keys stops reading it. A smaller table beyond a core's L2
+/// keeps one only for probe loops whose keys mostly miss (an anti join
+/// against a few matches): there a miss walks to an empty slot, and the
+/// filter saves more than its read costs only when most probes miss.
 ///
 /// `probe_rows` is the batched probe loop (software prefetch one batch ahead)
 /// that exec::probe and every front door run on.
@@ -160,6 +163,14 @@ class arrangement {
   /// too little to pay for the filter's read and branch: measured in
   /// bench/plan and bench/peers).
   [[nodiscard]] static std::size_t filter_min_table_bytes() noexcept { return last_level_cache_bytes() / 2; }
+  /// Table size from which a hashed build keeps a key filter for probe
+  /// loops whose keys mostly miss, up to `filter_min_table_bytes`: past a
+  /// core's L2 (1-2 MiB on the machines measured). Anti join 1e7 probes,
+  /// AMD family 26 guest, 2026-12-06: 10^5 keys (4 MiB) with 90% of the
+  /// probes missing 168-172 -> 114-145 ms, with 75% missing 165-182 -> 156
+  /// ms, but with 50% missing 146-151 -> 193-211 ms; 5 x 10^5 keys (16 MiB)
+  /// with 75% missing 291-313 -> 244-268 ms.
+  static constexpr std::size_t filter_mostly_misses_min_table_bytes = std::size_t{4} << 20;
   /// Table size up to which a unique hashed build of integer keys may be
   /// probed without guessing (`resolve_unique`): half the cache one core
   /// reaches (cache_size.hpp). Beyond it the wait on the slot costs more
@@ -167,7 +178,10 @@ class arrangement {
   [[nodiscard]] static std::size_t guessless_max_table_bytes() noexcept { return core_cache_bytes() / 2; }
   /// Probes after which a probe loop stops reading the filter if it ruled
   /// out fewer than a quarter of them (a join whose keys mostly match), or,
-  /// the filter not yet built, builds it if a quarter of them missed.
+  /// the filter not yet built, builds it if a quarter of them missed. A
+  /// filter kept for probes that mostly miss (`has_filter_for_misses`) is
+  /// built if five eighths missed, and read while it rules out half (about
+  /// 9 in 10 absent keys are ruled out).
   static constexpr std::size_t filter_trial = 256;
   /// The first rows of a hashed build, which size its table (see
   /// `estimated_group_count`).
@@ -300,7 +314,11 @@ class arrangement {
     }
     finish_groups(n, with_rows);
     // Its bits come with the first probe loop that misses (`ensure_filter`).
-    if (with_rows && !direct && slots_.size() * sizeof(slot) > filter_min_table_bytes()) filter_.want();
+    if (with_rows && !direct) {
+      const std::size_t table_bytes = slots_.size() * sizeof(slot);
+      if (table_bytes > filter_min_table_bytes()) filter_.want();
+      else if (table_bytes >= filter_mostly_misses_min_table_bytes) filter_.want(/*mostly_misses=*/true);
+    }
     counters_ += w;
   }
 
@@ -378,7 +396,11 @@ class arrangement {
   [[nodiscard]] std::size_t duplicate_group_count() const noexcept { return duplicate_groups_; }
   /// True when the arrangement keeps a key filter for its probes (see the
   /// file comment); its bits exist once `filter_built()`.
-  [[nodiscard]] bool has_filter() const noexcept { return filter_.wanted(); }
+  [[nodiscard]] bool has_filter() const noexcept { return filter_.wanted() && !filter_.for_mostly_misses(); }
+  /// True when it keeps one only for probe loops whose keys mostly miss
+  /// (from `filter_mostly_misses_min_table_bytes` up to
+  /// `filter_min_table_bytes`); its bits exist once `filter_built()`.
+  [[nodiscard]] bool has_filter_for_misses() const noexcept { return filter_.for_mostly_misses(); }
   /// True when a probe loop whose caller stores each outcome resolves a
   /// batch of coin-toss hits and misses without guessing (see
   /// `guessless_max_table_bytes`).
@@ -538,11 +560,15 @@ class arrangement {
       std::uint64_t pos[B];  // hashed: the home slot; direct: the array index
     };
     // The key filter, read while it rules out at least a quarter of the
-    // probes. Not built yet: the first `filter_trial` probes, resolved
-    // without it, decide whether to build it (`missed`).
+    // probes (half for one kept for mostly-missing probes). Not
+    // built yet: the first `filter_trial` probes, resolved without it,
+    // decide whether to build it (`missed`).
     detail::key_filter::view filter = filter_.bits();
     bool use_filter = filter.bits != nullptr;
     bool filter_trial_pending = !use_filter && filter_.wanted();
+    // Misses out of 8 that build it, rule-outs out of 8 that keep it read.
+    const bool mostly_misses = filter_.for_mostly_misses();
+    const std::size_t build_eighths = mostly_misses ? 5 : 2, read_eighths = mostly_misses ? 4 : 2;
     std::size_t filter_seen = 0, filter_out = 0, missed = 0;
     staged buf[2];
     // Whether the last batch's hits and misses came as a coin toss (see
@@ -659,10 +685,10 @@ class arrangement {
     for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
       const std::size_t next = base + cnt, next_cnt = std::min(B, end - next);
       if (next_cnt) stage_next(buf[cur ^ 1U], next, next_cnt);
-      if (use_filter && filter_seen >= filter_trial && filter_out * 4 < filter_seen) use_filter = false;
+      if (use_filter && filter_seen >= filter_trial && filter_out * 8 < filter_seen * read_eighths) use_filter = false;
       if (filter_trial_pending && w.probes >= filter_trial) {
         filter_trial_pending = false;
-        if (missed * 4 >= w.probes) {
+        if (missed * 8 >= w.probes * build_eighths) {
           filter = ensure_filter();
           use_filter = true;
         }

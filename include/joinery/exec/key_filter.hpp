@@ -30,6 +30,7 @@ class key_filter {
   key_filter(const key_filter& o) {
     if (!o.state_) return;
     state_ = std::make_unique<state>();
+    state_->mostly_misses = o.state_->mostly_misses;
     if (const state* s = o.ready()) {
       state_->bits = s->bits;
       state_->mask = s->mask;
@@ -44,9 +45,15 @@ class key_filter {
 
   /// No filter (a table in cache, a grouping-only build, or none built yet).
   void reset() noexcept { state_.reset(); }
-  /// This arrangement keeps a filter for its probes, built on demand.
-  void want() { state_ = std::make_unique<state>(); }
+  /// This arrangement keeps a filter for its probes, built on demand; with
+  /// `mostly_misses`, only for probe loops whose keys mostly miss.
+  void want(bool mostly_misses = false) {
+    state_ = std::make_unique<state>();
+    state_->mostly_misses = mostly_misses;
+  }
   [[nodiscard]] bool wanted() const noexcept { return state_ != nullptr; }
+  /// Wanted only for probe loops whose keys mostly miss (see `want`).
+  [[nodiscard]] bool for_mostly_misses() const noexcept { return state_ && state_->mostly_misses; }
   [[nodiscard]] bool built() const noexcept { return ready() != nullptr; }
 
   /// The bits and mask once built (`bits` null before).
@@ -101,6 +108,7 @@ class key_filter {
     std::atomic<bool> built{false};
     huge_page_vector<std::uint64_t> bits;
     std::uint64_t mask = 0;
+    bool mostly_misses = false;
   };
   [[nodiscard]] const state* ready() const noexcept {
     return state_ && state_->built.load(std::memory_order_acquire) ? state_.get() : nullptr;
