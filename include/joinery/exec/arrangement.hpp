@@ -165,11 +165,13 @@ class arrangement {
   [[nodiscard]] static std::size_t filter_min_table_bytes() noexcept { return last_level_cache_bytes() / 2; }
   /// Table size from which a hashed build keeps a key filter for probe
   /// loops whose keys mostly miss, up to `filter_min_table_bytes`: past a
-  /// core's L2 (1-2 MiB on the machines measured). Anti join 1e7 probes,
-  /// AMD family 26 guest, 2026-12-06: 10^5 keys (4 MiB) with 90% of the
-  /// probes missing 168-172 -> 114-145 ms, with 75% missing 165-182 -> 156
-  /// ms, but with 50% missing 146-151 -> 193-211 ms; 5 x 10^5 keys (16 MiB)
-  /// with 75% missing 291-313 -> 244-268 ms.
+  /// core's L2 (1-2 MiB on the machines measured). 10^7 probes, AMD family
+  /// 26 guest, 2026-12-06: anti into 10^5 keys (4 MiB), 90% missing
+  /// 171-174 -> 118-122 ms, 75% missing 165-166 -> 159-161 ms; semi into
+  /// 10^6 keys (32 MiB, below that guest's limit), 75% missing 336-345 ->
+  /// 237-266 ms. With half missing, a filter read throughout took the 10^5
+  /// keys' anti join 146-151 -> 193-211 ms: such a loop neither builds nor
+  /// reads this one.
   static constexpr std::size_t filter_mostly_misses_min_table_bytes = std::size_t{4} << 20;
   /// Table size up to which a unique hashed build of integer keys may be
   /// probed without guessing (`resolve_unique`): half the cache one core
