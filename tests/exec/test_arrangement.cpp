@@ -415,8 +415,9 @@ TEST_CASE("joinery.exec.arrangement.key_filter_for_mostly_missing_probes") {
   CHECK(absent_found == 0);
   CHECK(absent_work.comparisons * 5 < absent_work.probes);
   // Half missing again: the filter rules out under half of the first
-  // probes (about 4 in 9), and the loop stops reading it (it saved only the few
-  // comparisons of those; read throughout, it would save thousands).
+  // probes (about 4 in 9), and the loop stops reading it (it saved only
+  // the few comparisons of those; read throughout, it would save
+  // thousands).
   const auto with_bits = probe(a, 20'000, half).first.comparisons;
   const auto without = probe(twin, 20'000, half).first.comparisons;
   CHECK(with_bits <= without);

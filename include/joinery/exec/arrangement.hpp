@@ -396,8 +396,9 @@ class arrangement {
   /// Number of groups with more than one row (the cardinality check's count),
   /// counted by the build itself.
   [[nodiscard]] std::size_t duplicate_group_count() const noexcept { return duplicate_groups_; }
-  /// True when the arrangement keeps a key filter for its probes (see the
-  /// file comment); its bits exist once `filter_built()`.
+  /// True when the arrangement keeps a key filter for every probe loop that
+  /// misses often (a table beyond `filter_min_table_bytes`, see the file
+  /// comment); its bits exist once `filter_built()`.
   [[nodiscard]] bool has_filter() const noexcept { return filter_.wanted() && !filter_.for_mostly_misses(); }
   /// True when it keeps one only for probe loops whose keys mostly miss
   /// (from `filter_mostly_misses_min_table_bytes` up to
