@@ -224,6 +224,12 @@ class valued_emit {
   void operator()(std::size_t i, std::size_t j) {
     std::apply([&](const auto&... c) { emit_(i, j, detail::value_at_row(c, j)...); }, values_->columns());
   }
+  /// The same for a match (j is a build row, never `unmatched`): the values
+  /// read at j without the select an unmatched row needs. The probe hands
+  /// an inner join's pairs over this way.
+  void matched(std::size_t i, std::size_t j) {
+    std::apply([&](const auto&... c) { emit_(i, j, c[j]...); }, values_->columns());
+  }
 
  private:
   Emit emit_;

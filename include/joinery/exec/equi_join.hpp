@@ -253,7 +253,18 @@ template <join_kind Kind, class Site, class Key, class Hash, class KeyAt, class 
 JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key, Hash>& build, std::size_t begin,
                                                           std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
                                                           work_counters& w) {
-  auto& bare = emit.base();
+  auto& emit_pair = emit.base();
+  // An inner join's pair is always a match: a `valued_emit` then reads its
+  // values at j without `value_at_row`'s select for an unmatched row
+  // (count+sum 1e7 x 1e6, every key present, stand-alone, old and new
+  // binaries alternately, AMD family 26, 2026-12-06: faster in 10 of 10
+  // runs, 128-167 against 142-224 ms).
+  auto bare = [&emit_pair](std::size_t i, std::size_t j) JOINERY_DETAIL_ALWAYS_INLINE {
+    if constexpr (Kind == join_kind::inner && is_valued_emit<std::remove_cvref_t<decltype(emit_pair)>>)
+      emit_pair.matched(i, j);
+    else
+      emit_pair(i, j);
+  };
   const auto& values = emit.values();
   struct held_pair {
     std::size_t i = 0, j = 0;
