@@ -253,7 +253,8 @@ TEST_CASE("joinery.exec.arrangement.key_filter_on_large_tables") {
   const auto a = build_of(build_keys);
   REQUIRE(a.index_layout() == layout::hashed);
   REQUIRE(a.has_filter());
-  // Nor is it probed without guessing: its slots are not in cache.
+  // Nor is it probed without guessing (a filter and the guessless lookup
+  // were not measured together).
   CHECK(!a.resolves_without_guessing());
   // The build makes no bits: the first probe loop that misses does.
   CHECK(!a.filter_built());
@@ -514,16 +515,18 @@ TEST_CASE("joinery.exec.arrangement.unique_probe_without_guessing") {
   REQUIRE(a.unique());
   REQUIRE(!a.has_filter());
   REQUIRE(a.resolves_without_guessing());
-  // Only a unique hashed build whose table is within half the core's cache
-  // (the tests fix it at 32 MiB) is resolved so.
-  REQUIRE(arrangement<std::int64_t>::guessless_max_table_bytes() == std::size_t{16} << 20);
+  // Only a unique hashed build without a key filter whose table is within
+  // the core's cache (the tests fix it at 32 MiB) is resolved so.
+  REQUIRE(arrangement<std::int64_t>::guessless_max_table_bytes() == std::size_t{32} << 20);
   CHECK(!build_of(std::vector<opt>{1000003, 1000003, 2000006}).resolves_without_guessing());  // a duplicate
   CHECK(!build_of(std::vector<opt>{0, 2, 3}).resolves_without_guessing());                    // direct
   CHECK(!build_of(std::vector<opt>{5, 6, 7}).resolves_without_guessing());                    // identity
-  // 800k keys: a 32 MiB table (key_filter_on_large_tables), over the limit;
-  // 200k keys: at most 8 MiB, within it.
+  // 800k keys: a 32 MiB table, within the limit but with a key filter
+  // (key_filter_on_large_tables); 200k keys: at most 8 MiB, no filter.
   const auto beyond = build_of(spread_keys(800'000, 2, 11));
   REQUIRE(beyond.index_layout() == layout::hashed);
+  REQUIRE(beyond.hashed_extent() * 16 == arrangement<std::int64_t>::guessless_max_table_bytes());
+  REQUIRE(beyond.has_filter());
   CHECK(!beyond.resolves_without_guessing());
   CHECK(build_of(spread_keys(200'000, 2, 11)).resolves_without_guessing());
 

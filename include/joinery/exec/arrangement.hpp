@@ -173,11 +173,17 @@ class arrangement {
   /// keys' anti join 146-151 -> 193-211 ms: such a loop neither builds nor
   /// reads this one.
   static constexpr std::size_t filter_mostly_misses_min_table_bytes = std::size_t{4} << 20;
-  /// Table size up to which a unique hashed build of integer keys may be
-  /// probed without guessing (`resolve_unique`): half the cache one core
-  /// reaches (cache_size.hpp). Beyond it the wait on the slot costs more
-  /// than the mispredictions saved (measured in bench/plan and bench/peers).
-  [[nodiscard]] static std::size_t guessless_max_table_bytes() noexcept { return core_cache_bytes() / 2; }
+  /// Table size up to which a unique hashed build of integer keys without
+  /// a key filter (`has_filter`) may be probed without guessing
+  /// (`resolve_unique`): the cache one core reaches (cache_size.hpp).
+  /// Beyond it the wait on the slot costs more than the mispredictions
+  /// saved (a 32 MiB table with an 8 MiB L3, measured in bench/plan and
+  /// bench/peers). A table as large as that cache gains: semi and anti
+  /// 1e7 x 1e6 (a 32 MiB table, 32 MiB L3 by sysfs, AMD family 26,
+  /// 2026-12-06, peers binaries alternately, 7 rounds, 1-thread medians of
+  /// 5) with half the keys missing took semi 166-223 against 198-309 ms,
+  /// anti 170-210 against 201-261 ms, when the limit was half the cache.
+  [[nodiscard]] static std::size_t guessless_max_table_bytes() noexcept { return core_cache_bytes(); }
   /// Probes after which a probe loop stops reading the filter if it ruled
   /// out fewer than a quarter of them (a join whose keys mostly match), or,
   /// the filter not yet built, builds it if a quarter of them missed. A
@@ -406,9 +412,10 @@ class arrangement {
   [[nodiscard]] bool has_filter_for_misses() const noexcept { return filter_.for_mostly_misses(); }
   /// True when a probe loop whose caller stores each outcome resolves a
   /// batch of coin-toss hits and misses without guessing (see
-  /// `guessless_max_table_bytes`).
+  /// `guessless_max_table_bytes`). Not where the table keeps a key filter:
+  /// that pair was not measured.
   [[nodiscard]] bool resolves_without_guessing() const noexcept {
-    return detail::direct_addressable<Key> && unique_ && index_layout() == layout::hashed &&
+    return detail::direct_addressable<Key> && unique_ && index_layout() == layout::hashed && !has_filter() &&
            slots_.size() * sizeof(slot) <= guessless_max_table_bytes();
   }
   /// True once a probe loop has built the key filter's bits.
