@@ -320,6 +320,31 @@ TEST_CASE("joinery.exec.arranged_values.columns_of_any_type_are_read_at_the_matc
       CHECK(std::get<2>(seen[3]) == "row " + std::to_string(m - 1));
       CHECK(std::get<3>(seen[3]) == &names[m - 1]);
       CHECK(std::get<1>(seen[3]) == m - 1);
+
+      // An inner join's pairs (held and handed over through
+      // `valued_emit::matched` when the column is beyond the cache): the
+      // matches alone, their values by reference.
+      seen.clear();
+      auto remember = [&](std::size_t i, std::size_t j, const std::string& name) {
+        seen.emplace_back(i, j, name, &name);
+      };
+      ex::probe<ex::join_kind::inner>(
+          a, probe.size(), [&](std::size_t i) { return probe[i]; }, [](std::size_t, std::size_t) { return true; },
+          ex::with_values(remember, values));
+      REQUIRE(seen.size() == 2);
+      CHECK(std::get<0>(seen[0]) == 0);
+      CHECK(std::get<3>(seen[0]) == &names[3]);
+      CHECK(std::get<0>(seen[1]) == 3);
+      CHECK(std::get<3>(seen[1]) == &names[m - 1]);
+      // Called directly, `matched` reads row j's values as `(i, j)` does.
+      seen.clear();
+      auto direct = ex::with_values(remember, values);
+      direct.matched(7, 5);
+      direct(8, 5);
+      REQUIRE(seen.size() == 2);
+      CHECK(std::get<2>(seen[0]) == "row 5");
+      CHECK(std::get<3>(seen[0]) == &names[5]);
+      CHECK(seen[1] == std::make_tuple(std::size_t{8}, std::size_t{5}, std::string("row 5"), &names[5]));
     }
   }
 }
