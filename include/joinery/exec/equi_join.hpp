@@ -292,12 +292,13 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_prefetched(const arrangement<Key,
       begin, end, key_at,
       [&](std::size_t i, std::span<const row_pos> candidates) JOINERY_DETAIL_ALWAYS_INLINE {
         // A left join's row of at most one candidate is held once, its
-        // pair or its unmatched pair chosen without a branch on a coin toss
-        // (count+sum 1e7 x 1e6, half unmatched, stand-alone, old and new
-        // binaries alternately, AMD family 26, 2026-12-06: faster in 5 of
-        // 6 runs, by up to 8%, 233-262 against 243-271 ms). The same in
-        // cache, where each pair is handed over as it is found, measured
-        // no faster.
+        // pair or its unmatched pair chosen without a branch on a coin toss;
+        // a `valued_emit` then reads the value without one either
+        // (`value_at_random_row`). Alone this measured faster stand-alone
+        // (5 of 6 runs, up to 8%) but not in the peers binary; with the
+        // masked read, left count+sum 1e7 x 1e6 took 218-229 against
+        // 247-264 ms (AMD family 26, 2026-12-06). In cache, where each pair
+        // is handed over as it is found, it measured no faster.
         if constexpr (Kind == join_kind::left) {
           if (candidates.size() <= 1) {
             const std::size_t j = only_candidate(candidates);
