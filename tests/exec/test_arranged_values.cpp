@@ -1,12 +1,14 @@
 // exec::arrange_values / with_values: an emit handed the build-side values of
 // each match sees exactly the pairs a bare emit sees, in the same order, with
 // the values the columns hold at j, whether the values were laid out by key
-// (a direct layout of distinct keys beyond the cache), by slot (a hashed
+// (a direct layout of distinct keys beyond the cache), in buckets (a hashed
 // layout of distinct keys without a key filter) or read at j.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -68,7 +70,7 @@ std::vector<valued_row> expected(const recorder& bare, const build_side& b) {
 
 template <ex::join_kind K>
 void check_kind(const arrangement& a, const build_side& b, const std::vector<opt>& probe, bool laid_out,
-                bool by_slot) {
+                bool in_buckets) {
   auto key_at = [&](std::size_t i) { return probe[i]; };
   recorder bare;
   a.reset_counters();
@@ -78,16 +80,23 @@ void check_kind(const arrangement& a, const build_side& b, const std::vector<opt
 
   const auto values = ex::arrange_values(a, b.values, b.weights);
   CHECK(values.laid_out() == laid_out);
-  CHECK(values.laid_out_by_slot() == by_slot);
+  CHECK(values.laid_out_in_buckets() == in_buckets);
   auto valued = ex::with_values(valued_recorder{}, values);
   a.reset_counters();
   ex::probe<K>(a, probe.size(), key_at, residual, valued);
   CHECK(valued.base().out == expected(bare, b));
   CHECK(a.counters().probes == bare_work.probes);
   CHECK(a.counters().emitted == bare_work.emitted);
-  // The same walk, by slot too (with a key filter the bare probe's first
-  // rows ran before the filter's bits existed, and compared more).
-  if (!a.has_filter()) CHECK(a.counters().comparisons == bare_work.comparisons);
+  // The same walk (with a key filter the bare probe's first rows ran
+  // before the filter's bits existed, and compared more). In buckets, one
+  // comparison per bucket read: at least one per keyed row, and fewer than
+  // the slots' walk, which compares about one key and a half per hit.
+  if (values.laid_out_in_buckets()) {
+    CHECK(a.counters().comparisons >= a.counters().probes);
+    CHECK(a.counters().comparisons < bare_work.comparisons);
+  } else if (!a.has_filter()) {
+    CHECK(a.counters().comparisons == bare_work.comparisons);
+  }
 
   // Two threads, each part into its own emit, and the threaded probe into one.
   auto parts = ex::probe_parts<K>(ex::threads(2, 1000), a, probe.size(), key_at, residual,
@@ -104,7 +113,7 @@ void check_kind(const arrangement& a, const build_side& b, const std::vector<opt
 template <ex::join_kind K>
 void check_layouts(std::size_t m) {
   // Laid out by key for a direct layout of distinct keys, whatever the
-  // columns' size; by slot for a hashed layout of distinct keys whose
+  // columns' size; in buckets for a hashed layout of distinct keys whose
   // columns stay below `prefetch_min_column_bytes` (140000 int64s reach
   // it; 1000 do not), and whose table has no key filter (none here: it
   // starts above 16 MiB).
@@ -165,7 +174,7 @@ TEST_CASE("joinery.exec.arranged_values.entries_hold_each_keys_row_and_values") 
   CHECK(holes == a.direct_extent() - (m - 1));
 }
 
-TEST_CASE("joinery.exec.arranged_values.slot_entries_hold_each_slots_key_row_and_values") {
+TEST_CASE("joinery.exec.arranged_values.buckets_hold_each_keys_row_and_values") {
   // Distinct sparse keys in shuffled rows (a hashed layout), row 5's key NULL.
   const std::size_t m = 3000;
   std::vector<opt> keys(m);
@@ -179,54 +188,133 @@ TEST_CASE("joinery.exec.arranged_values.slot_entries_hold_each_slots_key_row_and
   REQUIRE(a.index_layout() == layout::hashed);
   REQUIRE(a.unique());
   const auto v = ex::arrange_values(a, values);
+  using bucket = decltype(v)::bucket;
   CHECK_FALSE(v.laid_out());
-  REQUIRE(v.laid_out_by_slot());
+  REQUIRE(v.laid_out_in_buckets());
+  const std::size_t count = v.buckets().size();
+  REQUIRE((count & (count - 1)) == 0);
+  // A lane per slot while the table is at most half full, else two.
   const std::size_t extent = a.hashed_extent();
-  REQUIRE(extent >= m);
-  REQUIRE((extent & (extent - 1)) == 0);
-  REQUIRE(v.slot_entries().size() == extent);
-  CHECK(v.memory_bytes() >= extent * sizeof(decltype(v)::slot_entry));
-  using entry = decltype(v)::slot_entry;
-  // Each key is found by the arrangement's walk from its home, with its row and value.
+  CHECK(count * bucket::lanes == ((m - 1) * 2 <= extent ? extent : 2 * extent));
+  REQUIRE(v.bucket_rows().size() == count * bucket::lanes);
+  CHECK(v.memory_bytes() >= count * sizeof(bucket));
+  // The least key is 0 * 1000003 - 7 (row 0): the mark of an unfilled lane is one below.
+  CHECK(v.empty_key() == -8);
+  // Each key is found by the walk from its bucket, past full buckets only, with its row and value.
+  std::size_t spilled = 0;
   for (std::size_t j = 0; j < m; ++j) {
     if (!keys[j]) continue;
-    std::size_t s = a.home_slot_of(*keys[j]);
-    while (v.slot_entries()[s].row != entry::no_row && v.slot_entries()[s].key != *keys[j]) s = (s + 1) & (extent - 1);
-    const entry& e = v.slot_entries()[s];
-    CHECK(e.row == j);
-    CHECK(e.key == *keys[j]);
-    CHECK(std::get<0>(e.values) == values[j]);
+    CAPTURE(j);
+    std::size_t b = v.bucket_of(*keys[j]);
+    const std::size_t home = b;
+    auto lane_of = [&](std::size_t at) {
+      const auto& ks = v.buckets()[at].keys;
+      return static_cast<std::size_t>(std::find(std::begin(ks), std::end(ks), *keys[j]) - std::begin(ks));
+    };
+    while (lane_of(b) == bucket::lanes) {
+      REQUIRE(v.buckets()[b].keys[bucket::lanes - 1] != v.empty_key());  // walked past a full bucket only
+      b = (b + 1) & (count - 1);
+    }
+    spilled += b != home;
+    const std::size_t lane = lane_of(b);
+    CHECK(v.bucket_rows()[b * bucket::lanes + lane] == j);
+    CHECK(std::get<0>(v.buckets()[b].values[lane]) == values[j]);
   }
-  std::size_t occupied = 0;
-  for (const entry& e : v.slot_entries()) occupied += e.row != entry::no_row;
-  CHECK(occupied == m - 1);
-  // The slots the arrangement visits are the occupied entries, in slot order.
-  std::vector<std::size_t> visited;
+  CHECK(spilled > 0);  // the walk past a full bucket is exercised
+  // Lanes fill in order; the filled ones are the keys.
+  std::size_t filled = 0;
+  for (const bucket& b : v.buckets()) {
+    for (std::size_t l = 0; l < bucket::lanes; ++l) {
+      const bool here = b.keys[l] != v.empty_key();
+      filled += here;
+      if (l > 0 && here) CHECK(b.keys[l - 1] != v.empty_key());
+    }
+  }
+  CHECK(filled == m - 1);
+  // Every slot visited in slot order; the occupied ones are those `for_each_slot` visits.
+  std::vector<std::size_t> visited, occupied;
   a.for_each_slot([&](std::size_t s, std::int64_t key, ex::row_pos j) {
     visited.push_back(s);
-    CHECK(v.slot_entries()[s].key == key);
-    CHECK(v.slot_entries()[s].row == j);
+    CHECK(keys[j] == key);
   });
+  std::size_t every = 0;
+  a.for_every_slot([&](std::size_t s, std::int64_t key, ex::row_pos j, bool is_occupied) {
+    CHECK(s == every++);
+    if (!is_occupied) return;
+    occupied.push_back(s);
+    CHECK(keys[j] == key);
+  });
+  CHECK(every == extent);
   CHECK(visited.size() == m - 1);
-  CHECK(std::is_sorted(visited.begin(), visited.end()));
+  CHECK(visited == occupied);
 
-  // A direct layout has no slots: nothing to visit, nothing laid out by slot.
+  // A direct layout has no slots: nothing to visit, nothing laid out in buckets.
   arrangement direct;
   direct.build(m, [&](std::size_t j) { return keys[j] ? opt(*keys[j] % 5000) : opt{}; });
   REQUIRE(direct.index_layout() == layout::direct);
   CHECK(direct.hashed_extent() == 0);
   std::size_t direct_slots = 0;
   direct.for_each_slot([&](std::size_t, std::int64_t, ex::row_pos) { ++direct_slots; });
+  direct.for_every_slot([&](std::size_t, std::int64_t, ex::row_pos, bool) { ++direct_slots; });
   CHECK(direct_slots == 0);
-  CHECK_FALSE(ex::arrange_values(direct, values).laid_out_by_slot());
+  CHECK_FALSE(ex::arrange_values(direct, values).laid_out_in_buckets());
 }
 
-TEST_CASE("joinery.exec.arranged_values.not_laid_out_by_slot_where_the_build_keeps_a_key_filter") {
+TEST_CASE("joinery.exec.arranged_values.the_unfilled_lanes_key_is_one_no_row_has") {
+  // Sparse keys reaching the least int64: the mark is one above the
+  // greatest; reaching both ends, no key is free and the columns are read
+  // at j. A probe key equal to the mark is no match, and a left join hands
+  // it over unmatched.
+  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
+  for (const bool both_ends : {false, true}) {
+    CAPTURE(both_ends);
+    const std::size_t m = 500;
+    std::vector<opt> keys(m);
+    std::vector<std::int64_t> values(m);
+    for (std::size_t j = 0; j < m; ++j) {
+      keys[j] = opt(static_cast<std::int64_t>(j) * 1000003 + 11);
+      values[j] = static_cast<std::int64_t>(j) + 100;
+    }
+    keys[7] = lo;
+    if (both_ends) keys[9] = hi;
+    arrangement a;
+    a.build(m, [&](std::size_t j) { return keys[j]; });
+    REQUIRE(a.index_layout() == layout::hashed);
+    const auto v = ex::arrange_values(a, values);
+    CHECK(v.laid_out_in_buckets() == !both_ends);
+    const std::int64_t greatest = both_ends ? hi : static_cast<std::int64_t>(m - 1) * 1000003 + 11;
+    if (!both_ends) CHECK(v.empty_key() == greatest + 1);
+    const std::vector<opt> probe{keys[3], opt(both_ends ? hi : greatest + 1), opt(lo), opt{}, opt(lo + 1), keys[m - 1]};
+    auto key_at = [&](std::size_t i) { return probe[i]; };
+    auto all = [](std::size_t, std::size_t) { return true; };
+    std::vector<std::tuple<std::size_t, std::size_t, std::int64_t>> inner, left;
+    ex::probe<ex::join_kind::inner>(
+        a, probe.size(), key_at, all,
+        ex::with_values([&](std::size_t i, std::size_t j, std::int64_t x) { inner.emplace_back(i, j, x); }, v));
+    ex::probe<ex::join_kind::left>(
+        a, probe.size(), key_at, all,
+        ex::with_values([&](std::size_t i, std::size_t j, std::int64_t x) { left.emplace_back(i, j, x); }, v));
+    using row = std::tuple<std::size_t, std::size_t, std::int64_t>;
+    const std::size_t hi_row = both_ends ? 9 : U;
+    std::vector<row> want_inner{{0, 3, 103}, {2, 7, 107}, {5, m - 1, static_cast<std::int64_t>(m - 1) + 100}};
+    if (both_ends) want_inner.insert(want_inner.begin() + 1, row{1, 9, 109});
+    CHECK(inner == want_inner);
+    CHECK(left == std::vector<row>{{0, 3, 103},
+                                   {1, hi_row, both_ends ? 109 : 0},
+                                   {2, 7, 107},
+                                   {3, U, 0},
+                                   {4, U, 0},
+                                   {5, m - 1, static_cast<std::int64_t>(m - 1) + 100}});
+  }
+}
+
+TEST_CASE("joinery.exec.arranged_values.not_laid_out_in_buckets_where_the_build_keeps_a_key_filter") {
   // 800k distinct sparse keys: a 32 MiB table, above the 16 MiB from which
   // the build keeps a key filter (the tests fix a 32 MiB cache), and a
   // one-byte column that stays in a core's cache (800 KB). The filter rules
-  // misses out before their slot is read, which entries by slot would give
-  // up: the column is read at the match instead.
+  // misses out before their slot is read, which buckets would give up: the
+  // column is read at the match instead.
   const std::size_t m = 800'000;
   const std::vector<opt> keys = jy::test::build_keys(m, 1, false);
   std::vector<std::uint8_t> flags(m);
@@ -238,7 +326,7 @@ TEST_CASE("joinery.exec.arranged_values.not_laid_out_by_slot_where_the_build_kee
   REQUIRE(a.has_filter());
   const auto values = ex::arrange_values(a, flags);
   CHECK_FALSE(values.columns_beyond_cache());
-  CHECK_FALSE(values.laid_out_by_slot());
+  CHECK_FALSE(values.laid_out_in_buckets());
   CHECK(values.memory_bytes() == 0);
   const std::vector<opt> probe = make_probe(5000, m, 1, false);
   auto key_at = [&](std::size_t i) { return probe[i]; };
@@ -284,7 +372,7 @@ TEST_CASE("joinery.exec.arranged_values.refuses_a_short_column_and_another_arran
 
 TEST_CASE("joinery.exec.arranged_values.columns_of_any_type_are_read_at_the_match") {
   // Strings are not copied into entries (not trivially copyable), by key
-  // or by slot: the emit gets a reference to the column's value, and an
+  // or in buckets: the emit gets a reference to the column's value, and an
   // empty string for a left join's unmatched row. Both the column beyond a
   // core's cache and the one in it (read through the probe's span copies)
   // are checked, under a direct and a hashed layout.
@@ -302,7 +390,7 @@ TEST_CASE("joinery.exec.arranged_values.columns_of_any_type_are_read_at_the_matc
       REQUIRE(a.index_layout() == (dense ? layout::direct : layout::hashed));
       const auto values = ex::arrange_values(a, names);
       CHECK_FALSE(values.laid_out());
-      CHECK_FALSE(values.laid_out_by_slot());
+      CHECK_FALSE(values.laid_out_in_buckets());
       CHECK(values.columns_beyond_cache() == (m == 140000));  // 140000 strings reach prefetch_min_column_bytes
       const std::vector<opt> probe{keys[3], opt(-1), opt{}, keys[m - 1]};
       std::vector<std::tuple<std::size_t, std::size_t, std::string, const std::string*>> seen;

@@ -16,12 +16,14 @@
 /// the probe took 237-262 ms through `prefetch_build` against 73-81 ms
 /// reading the entries, which took 7-8 ms to lay out. For a hashed layout
 /// of distinct integer keys whose columns fit a core's cache, they are
-/// copied into a copy of the slot table, the values beside each key, which
-/// an inner join's probe walks in its place: a hit is one read, not the
-/// slot's and then the column's. Other layouts, and a left join, read the
-/// columns at j: as each pair is found while they fit a core's cache, else
-/// prefetched as `prefetch_build` does. The pairs and values are the same
-/// either way.
+/// copied into buckets of four keys with their values beside them, which
+/// an inner or left join's probe reads in place of the arrangement's slots:
+/// one read says whether the key is there and hands its values, where the
+/// slot and then the column took two reads that waited on each other, and
+/// the walk over slots branched on each. Other layouts read the columns at
+/// j: as each pair is found while they fit a core's cache, else prefetched
+/// as `prefetch_build` does. The pairs and values are the same either way.
+#include <algorithm>
 #include <bit>
 #include <concepts>
 #include <cstddef>
@@ -34,6 +36,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <joinery/core/type_list.hpp>
 #include <joinery/exec/arrangement.hpp>
@@ -105,14 +108,16 @@ struct arranged_entry {
   std::tuple<T...> values{};
 };
 
-/// One slot of a hashed layout of distinct keys: the key, its row and its
-/// values (`row` is `no_row` for an empty slot).
+/// A bucket of a hashed layout of distinct integer keys: up to four keys
+/// and their values, filled in lane order, the unfilled lanes holding the
+/// layout's `empty_key` (a key no build row has). For an int64 key and
+/// one int64 column it is one 64-byte line: a probe compares its key with
+/// all four at once, and a miss is a bucket with an unfilled lane.
 template <class Key, class... T>
-struct slotted_entry {
-  static constexpr row_pos no_row = no_entry_row;
-  Key key{};
-  row_pos row = no_row;
-  std::tuple<T...> values{};
+struct alignas(64) keyed_bucket {
+  static constexpr std::size_t lanes = 4;
+  Key keys[lanes];
+  std::tuple<T...> values[lanes];
 };
 }  // namespace detail
 
@@ -125,7 +130,7 @@ template <class Key, class Hash, class... T>
 class arranged_values {
  public:
   using entry = detail::arranged_entry<T...>;
-  using slot_entry = detail::slotted_entry<Key, T...>;
+  using bucket = detail::keyed_bucket<Key, T...>;
 
   arranged_values(const arrangement<Key, Hash>& build, std::span<const T>... columns)
       : build_(&build),
@@ -149,14 +154,13 @@ class arranged_values {
       if (build.unique() && build.has_rows()) {
         if (build.index_layout() == layout::direct) lay_out(build);
         // Columns in a core's cache are read at j as each pair is found, a
-        // read that waits on the slot's: in an entry beside the key, a hit
-        // is one read (inner count+sum 1e7 x 1e5: docs/performance.md).
-        // Beyond the cache the value is prefetched while later rows are
-        // probed, and the copy of a table that large cost more than it
-        // saved; a table with a key filter rules misses out before their
-        // slot is read.
+        // read that waits on the slot's: in a bucket beside the key, a hit
+        // is one read (docs/performance.md, "The kernel"). Beyond the cache
+        // the value is prefetched while later rows are probed, and the copy
+        // of a table that large cost more than it saved; a table with a key
+        // filter rules misses out before their slot is read.
         else if (!beyond_cache_ && build.index_layout() == layout::hashed && !build.has_filter())
-          lay_out_by_slot(build);
+          lay_out_in_buckets(build);
       }
     }
   }
@@ -166,17 +170,25 @@ class arranged_values {
   [[nodiscard]] bool laid_out() const noexcept { return !entries_.empty(); }
   /// Entry of direct index x (see `arrangement::direct_index_of`).
   [[nodiscard]] std::span<const entry> entries() const noexcept { return {entries_.data(), entries_.size()}; }
-  /// True when the values were laid out by slot (a hashed layout of
+  /// True when the values were laid out in buckets (a hashed layout of
   /// distinct integer keys without a key filter, trivially copyable values,
-  /// every column below `prefetch_min_column_bytes`): an inner join's probe
-  /// then walks `slot_entries()` instead of the arrangement's slots and the
-  /// columns. A left join reads the columns (through the entries, its
-  /// misses measured slower).
-  [[nodiscard]] bool laid_out_by_slot() const noexcept { return !slot_entries_.empty(); }
-  /// Entry of slot s (see `arrangement::hashed_extent`).
-  [[nodiscard]] std::span<const slot_entry> slot_entries() const noexcept {
-    return {slot_entries_.data(), slot_entries_.size()};
+  /// every column below `prefetch_min_column_bytes`, and a key below the
+  /// least or above the greatest to mark unfilled lanes): an inner or left
+  /// join's probe then reads `buckets()` instead of the arrangement's slots
+  /// and the columns.
+  [[nodiscard]] bool laid_out_in_buckets() const noexcept { return !buckets_.empty(); }
+  /// The buckets: a power of two of them. Key k is in bucket
+  /// `bucket_of(k)` or in a later one, the next of bucket b being
+  /// (b + 1) & (buckets().size() - 1), each before it full.
+  [[nodiscard]] std::span<const bucket> buckets() const noexcept { return {buckets_.data(), buckets_.size()}; }
+  /// The row of lane l of bucket b is `bucket_rows()[b * bucket::lanes + l]`.
+  [[nodiscard]] std::span<const row_pos> bucket_rows() const noexcept {
+    return {bucket_rows_.data(), bucket_rows_.size()};
   }
+  /// The key of an unfilled lane: one no build row has.
+  [[nodiscard]] const Key& empty_key() const noexcept { return empty_key_; }
+  /// The bucket where the walk for key `k` starts.
+  [[nodiscard]] std::size_t bucket_of(const Key& k) const noexcept { return build_->home_slot_of(k) >> bucket_shift_; }
   [[nodiscard]] const std::tuple<std::span<const T>...>& columns() const noexcept { return columns_; }
   /// True when some column reaches `prefetch_min_column_bytes` (its values
   /// at random rows are not in a core's cache): a probe that reads the
@@ -184,7 +196,8 @@ class arranged_values {
   [[nodiscard]] bool columns_beyond_cache() const noexcept { return beyond_cache_; }
   /// Bytes of the entries (0 when not laid out).
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
-    return entries_.capacity() * sizeof(entry) + slot_entries_.capacity() * sizeof(slot_entry);
+    return entries_.capacity() * sizeof(entry) + buckets_.capacity() * sizeof(bucket) +
+           bucket_rows_.capacity() * sizeof(row_pos);
   }
 
   /// Throws `std::invalid_argument` unless `build` is the arrangement these
@@ -208,14 +221,71 @@ class arranged_values {
     });
   }
 
-  void lay_out_by_slot(const arrangement<Key, Hash>& build) {
-    slot_entries_.resize(build.hashed_extent());
-    build.for_each_slot([&](std::size_t s, const Key& key, row_pos j) {
-      slot_entry& e = slot_entries_[s];
-      e.key = key;
-      e.row = j;
-      e.values = std::apply([j](const auto&... c) { return std::tuple<T...>(c[j]...); }, columns_);
-    });
+  /// The buckets hold a lane per slot of the arrangement while it is at
+  /// most half full, else two: at most two keys a bucket on average, so
+  /// few spill into the next one. Key k's bucket is its home slot's high
+  /// bits, and the keys are taken in slot order: the buckets fill nearly
+  /// in order.
+  void lay_out_in_buckets(const arrangement<Key, Hash>& build) {
+    if constexpr (detail::direct_addressable<Key>) {
+      const std::size_t extent = build.hashed_extent(), groups = build.group_count();
+      if (groups == 0) return;
+      // The occupied slots gathered without a branch on each: a table at
+      // most 7/10 full makes that branch a coin toss (a 10^5-key table:
+      // 0.8 ms of mispredictions, against 0.15 ms for the pass).
+      struct keyed_row {
+        Key key;
+        row_pos row;
+      };
+      detail::huge_page_vector<keyed_row> occupied(groups + 1);
+      keyed_row* out = occupied.data();  // a pointer: stores through it cannot alias it
+      build.for_every_slot([&out](std::size_t, const Key& key, row_pos j, bool filled) {
+        *out = keyed_row{key, j};
+        out += filled;
+      });
+      const keyed_row* const first = occupied.data();
+      const keyed_row* const last = out;
+      Key least = first->key, greatest = first->key;
+      for (const keyed_row* e = first; e != last; ++e) {
+        least = std::min(least, e->key);
+        greatest = std::max(greatest, e->key);
+      }
+      Key empty;
+      if (least > std::numeric_limits<Key>::min()) empty = static_cast<Key>(least - 1);
+      else if (greatest < std::numeric_limits<Key>::max()) empty = static_cast<Key>(greatest + 1);
+      else return;  // no key is free to mark an unfilled lane: the columns are read at j
+      empty_key_ = empty;
+
+      const std::size_t lanes = groups * 2 <= extent ? extent : 2 * extent;
+      const std::size_t count = std::max<std::size_t>(1, lanes / bucket::lanes);
+      const unsigned shift = static_cast<unsigned>(std::countr_zero(extent) - std::countr_zero(count));
+      bucket_shift_ = shift;
+      bucket unfilled{};
+      for (Key& k : unfilled.keys) k = empty;
+      buckets_.assign(count, unfilled);
+      bucket_rows_.resize(count * bucket::lanes);
+      bucket* const to = buckets_.data();
+      row_pos* const rows = bucket_rows_.data();
+      const auto columns = columns_;
+      const std::size_t mask = count - 1;
+      // Each bucket's filled lanes, apart: counted from its keys, the next
+      // key's lane waited on the store of the last one.
+      std::vector<std::uint16_t> filled(count);
+      constexpr std::ptrdiff_t ahead = 16;
+      for (const keyed_row* e = first; e != last; ++e) {
+        // The values of a row a stretch ahead, prefetched: the rows come in slot order, at random.
+        if (last - e > ahead)
+          std::apply([r = e[ahead].row](const auto&... c) { (detail::prefetch_read(c.data() + r), ...); }, columns);
+        const Key key = e->key;
+        const row_pos j = e->row;
+        std::size_t b = build.home_slot_of(key) >> shift;
+        while (filled[b] == bucket::lanes) [[unlikely]] b = (b + 1) & mask;
+        const std::size_t lane = filled[b]++;
+        to[b].keys[lane] = key;
+        to[b].values[lane] = std::apply([j](const auto&... c) { return std::tuple<T...>(c[j]...); }, columns);
+        rows[b * bucket::lanes + lane] = j;
+      }
+    }
   }
 
   const arrangement<Key, Hash>* build_;
@@ -223,7 +293,10 @@ class arranged_values {
   std::tuple<std::span<const T>...> columns_;
   bool beyond_cache_;
   detail::huge_page_vector<entry> entries_;
-  detail::huge_page_vector<slot_entry> slot_entries_;
+  detail::huge_page_vector<bucket> buckets_;
+  detail::huge_page_vector<row_pos> bucket_rows_;
+  Key empty_key_{};
+  unsigned bucket_shift_ = 0;
 };
 
 /// Lays build-side `columns` (contiguous, indexed by build row, at least

@@ -436,7 +436,8 @@ class arrangement {
   /// The hashed layout's slots (0 unless the layout is `hashed`): a power
   /// of two. Key k sits at `home_slot_of(k)` or at a later slot, the next of
   /// slot s being (s + 1) & (hashed_extent() - 1), before the first empty
-  /// one: values laid out by slot are found by the same walk.
+  /// one. Values laid out in buckets take their bucket from the home slot's
+  /// high bits.
   [[nodiscard]] std::size_t hashed_extent() const noexcept { return direct_layout() ? 0 : slots_.size(); }
   /// The slot where the hashed layout's walk for key `k` starts.
   [[nodiscard]] std::size_t home_slot_of(const Key& k) const noexcept { return slot_of(hash_(k)); }
@@ -448,6 +449,19 @@ class arrangement {
     for (std::size_t s = 0; s < slots_.size(); ++s) {
       const slot& sl = slots_[s];
       if (sl.group != no_group) f(s, sl.key, sl.first);
+    }
+  }
+  /// Visits every slot of the hashed layout in slot order, occupied or not:
+  /// `f(s, key, leader, occupied)`; an empty slot's key and leader are
+  /// unspecified. A pass that writes an entry for every slot runs without
+  /// a branch on occupancy, which a table under 7/10 full mispredicts
+  /// (nothing for another layout).
+  template <class F>
+  void for_every_slot(F&& f) const {
+    if (direct_layout()) return;
+    for (std::size_t s = 0; s < slots_.size(); ++s) {
+      const slot& sl = slots_[s];
+      f(s, sl.key, sl.first, sl.group != no_group);
     }
   }
   /// The layout `build` chose.

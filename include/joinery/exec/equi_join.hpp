@@ -4,6 +4,7 @@
 /// one's matches in build input order, a left join's unmatched row once, in
 /// place. Join kinds differ only in what they emit.
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -159,23 +160,22 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, H
   in_staged_batches<B>(begin, end, key_at, buf, stage_key, resolve);
 }
 
-/// Rows [begin, end) of an inner join into a `valued_emit` whose values
-/// were laid out by slot: the walk of the arrangement's hashed layout, over
-/// entries that hold each slot's key, row and values, so a hit reads one
-/// entry where the slot and then the column took two reads that waited on
-/// each other. Each batch's homes are prefetched and then resolved: a
-/// batch staged ahead, as the probe loop stages its slots, kept twice the
-/// lines in flight over an in-cache table and measured slower (inner
-/// count+sum, AMD family 26, 2026-12-06, old and new peers binaries
-/// alternately, medians: 1e6 x 1e5 7.2-7.5 -> 7.0-7.4 ms, 1e7 x 1e5 53-57
-/// -> 50-53 ms). The work counted as the probe loop counts it.
-template <class Key, class Hash, class KeyAt, class Accept, class Emit>
-JOINERY_DETAIL_ALWAYS_INLINE inline void probe_slotted(const arrangement<Key, Hash>& build, std::size_t begin,
-                                                       std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
-                                                       work_counters& w) {
-  using entry = typename std::remove_cvref_t<decltype(emit.values())>::slot_entry;
-  const entry* const entries = emit.values().slot_entries().data();
-  const std::size_t mask = emit.values().slot_entries().size() - 1;
+/// Rows [begin, end) of an inner or left join into a `valued_emit` whose
+/// values were laid out in buckets: a row reads one bucket, which says at
+/// once whether its key is there (and in which lane, with the values
+/// beside it) or absent (the bucket has an unfilled lane); only a key past
+/// a full bucket walks on. Each batch's buckets are prefetched and then
+/// resolved. A comparison is counted for each bucket read.
+template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
+JOINERY_DETAIL_ALWAYS_INLINE inline void probe_bucketed(std::size_t begin, std::size_t end, KeyAt& key_at,
+                                                        Accept& accept, Emit& emit, work_counters& w) {
+  const auto& values = emit.values();
+  using bucket = typename std::remove_cvref_t<decltype(values)>::bucket;
+  constexpr std::size_t lanes = bucket::lanes;
+  const bucket* const buckets = values.buckets().data();
+  const row_pos* const rows = values.bucket_rows().data();
+  const std::size_t mask = values.buckets().size() - 1;
+  const Key empty = values.empty_key();
   auto& bare = emit.base();
   constexpr std::size_t B = arrangement<Key, Hash>::probe_batch;
   struct staged {
@@ -184,6 +184,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_slotted(const arrangement<Key, Ha
     bool has[B];
   };
   staged st;
+  const std::remove_cvref_t<decltype(buckets->values[0])> none{};  // a left join's unmatched row
   for (std::size_t base = begin; base < end; base += B) {
     const std::size_t cnt = std::min(B, end - base);
     for (std::size_t t = 0; t < cnt; ++t) {
@@ -191,22 +192,50 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_slotted(const arrangement<Key, Ha
       st.has[t] = k.has_value();
       if (!k) continue;
       st.key[t] = *k;
-      st.home[t] = build.home_slot_of(*k);
-      prefetch_read(entries + st.home[t]);
+      st.home[t] = values.bucket_of(*k);
+      prefetch_read(buckets + st.home[t]);
     }
     for (std::size_t t = 0; t < cnt; ++t) {
-      if (!st.has[t]) continue;
+      const std::size_t i = base + t;
+      if (!st.has[t]) {
+        if constexpr (Kind == join_kind::left)
+          std::apply([&](const auto&... v) { bare(i, unmatched, v...); }, none);
+        continue;
+      }
       ++w.probes;
-      for (std::size_t s = st.home[t];; s = (s + 1) & mask) {
-        const entry& e = entries[s];
-        if (e.row == entry::no_row) break;
+      const Key k = st.key[t];
+      std::size_t b = st.home[t];
+      unsigned found;
+      for (;;) {
+        const bucket& x = buckets[b];
         ++w.comparisons;
-        if (e.key == st.key[t]) {
-          ++w.emitted;
-          const std::size_t i = base + t, j = e.row;
-          if (accept(i, j)) std::apply([&](const auto&... v) { bare(i, j, v...); }, e.values);
-          break;
-        }
+        found = 0;
+        for (std::size_t l = 0; l < lanes; ++l) found |= static_cast<unsigned>(x.keys[l] == k) << l;
+        std::uint32_t walk = (found == 0) & (x.keys[lanes - 1] != empty);
+#if defined(__GNUC__) || defined(__clang__)
+        // Opaque to the optimiser, which would otherwise branch on the
+        // outcome of each comparison.
+        __asm__("" : "+r"(walk));
+#endif
+        if (!walk) [[likely]] break;
+        b = (b + 1) & mask;
+      }
+      found &= 0U - static_cast<unsigned>(k != empty);  // an unfilled lane is no match
+      const std::size_t lane = static_cast<std::size_t>(std::countr_zero(found | (1U << lanes))) & (lanes - 1);
+      const bool match = found != 0;
+      w.emitted += match;
+      const std::size_t j = rows[b * lanes + lane];
+      if constexpr (Kind == join_kind::inner) {
+        if (match && accept(i, j)) std::apply([&](const auto&... v) { bare(i, j, v...); }, buckets[b].values[lane]);
+      } else {
+        // Every row once: its match, or unmatched with value-initialised
+        // values, chosen without a branch on a coin toss.
+        std::uintptr_t hit = match && accept(i, j);
+#if defined(__GNUC__) || defined(__clang__)
+        __asm__("" : "+r"(hit));
+#endif
+        const auto* chosen = hit ? &buckets[b].values[lane] : &none;
+        std::apply([&](const auto&... v) { bare(i, hit ? j : unmatched, v...); }, *chosen);
       }
     }
   }
@@ -347,11 +376,9 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
         probe_arranged<Kind>(build, begin, end, key_at, accept, emit, w);
         return;
       }
-      if constexpr (Kind == join_kind::inner) {
-        if (emit.values().laid_out_by_slot()) {
-          probe_slotted(build, begin, end, key_at, accept, emit, w);
-          return;
-        }
+      if (emit.values().laid_out_in_buckets()) {
+        probe_bucketed<Kind, Key, Hash>(begin, end, key_at, accept, emit, w);
+        return;
       }
     }
     // Not laid out: the columns are read at j. Small enough for a core's
