@@ -103,8 +103,8 @@ jb::count_sum joinery_count_sum_threads(const dataset& d, unsigned t) {
 }
 
 /// The same, the emit handed the build-side value (`exec::with_values`:
-/// for dense shuffled keys, one entry read per probe row instead of the
-/// group array and then the column).
+/// one entry read per probe row for dense shuffled keys, one bucket for
+/// sparse ones, instead of the group or slot and then the column).
 jb::count_sum joinery_count_sum_values(const dataset& d) {
   ex::arrangement<std::int64_t> arr;
   arr.build(d.dim_key.size(), [&](std::size_t i) { return std::optional<std::int64_t>(d.dim_key[i]); });

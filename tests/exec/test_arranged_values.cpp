@@ -112,11 +112,11 @@ void check_kind(const arrangement& a, const build_side& b, const std::vector<opt
 
 template <ex::join_kind K>
 void check_layouts(std::size_t m) {
-  // Laid out by key for a direct layout of distinct keys, whatever the
-  // columns' size; in buckets for a hashed layout of distinct keys whose
-  // columns stay below `prefetch_min_column_bytes` (140000 int64s reach
-  // it; 1000 do not), and whose table has no key filter (none here: it
-  // starts above 16 MiB).
+  // Laid out by key for a direct layout of distinct keys, in buckets for a
+  // hashed layout of distinct keys whose table has no key filter (none
+  // here: it starts above 16 MiB), whatever the columns' size (140000
+  // int64s reach `prefetch_min_column_bytes`; 1000 do not). Other builds
+  // read the columns at j, prefetched beyond that size.
   const bool large = m * sizeof(std::int64_t) >= ex::prefetch_min_column_bytes;
   for (const std::size_t dup : {std::size_t{1}, std::size_t{3}}) {
     for (const bool dense : {false, true}) {
@@ -126,7 +126,8 @@ void check_layouts(std::size_t m) {
       a.build(m, [&](std::size_t j) { return b.keys[j]; });
       REQUIRE(a.index_layout() == (dense ? layout::direct : layout::hashed));
       REQUIRE(!a.has_filter());
-      check_kind<K>(a, b, make_probe(5000, m, dup, dense), dense && dup == 1, !large && !dense && dup == 1);
+      check_kind<K>(a, b, make_probe(5000, m, dup, dense), dense && dup == 1, !dense && dup == 1);
+      CHECK(ex::arrange_values(a, b.values).columns_beyond_cache() == large);
     }
   }
   // The identity layout (keys 0..m-1 in row order): the columns are already in key order.

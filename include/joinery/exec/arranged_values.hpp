@@ -15,8 +15,8 @@
 /// shuffled keys, 1e7 x 1e6 (stand-alone, the 2 MiB-L2 Xeon, 2026-12-03):
 /// the probe took 237-262 ms through `prefetch_build` against 73-81 ms
 /// reading the entries, which took 7-8 ms to lay out. For a hashed layout
-/// of distinct integer keys whose columns fit a core's cache, they are
-/// copied into buckets of four keys with their values beside them, which
+/// of distinct integer keys without a key filter, they are copied into
+/// buckets of four keys with their values beside them, which
 /// an inner or left join's probe reads in place of the arrangement's slots:
 /// one read says whether the key is there and hands its values, where the
 /// slot and then the column took two reads that waited on each other, and
@@ -153,13 +153,12 @@ class arranged_values {
       using layout = typename arrangement<Key, Hash>::layout;
       if (build.unique() && build.has_rows()) {
         if (build.index_layout() == layout::direct) lay_out(build);
-        // Columns in a core's cache are read at j as each pair is found, a
-        // read that waits on the slot's: in a bucket beside the key, a hit
-        // is one read (docs/performance.md, "The kernel"). Beyond the cache
-        // the value is prefetched while later rows are probed, and the copy
-        // of a table that large cost more than it saved; a table with a key
-        // filter rules misses out before their slot is read.
-        else if (!beyond_cache_ && build.index_layout() == layout::hashed && !build.has_filter())
+        // Read at j, a value waits on the slot's read (in a core's cache) or
+        // is a second random read (beyond it, prefetched while later rows
+        // are probed); in a bucket beside the key, a hit or a miss is one
+        // read (docs/performance.md, "The kernel"). A table with a key
+        // filter rules most misses out before their slot is read.
+        else if (build.index_layout() == layout::hashed && !build.has_filter())
           lay_out_in_buckets(build);
       }
     }
@@ -172,8 +171,8 @@ class arranged_values {
   [[nodiscard]] std::span<const entry> entries() const noexcept { return {entries_.data(), entries_.size()}; }
   /// True when the values were laid out in buckets (a hashed layout of
   /// distinct integer keys without a key filter, trivially copyable values,
-  /// every column below `prefetch_min_column_bytes`, and a key below the
-  /// least or above the greatest to mark unfilled lanes): an inner or left
+  /// and a key below the least or above the greatest to mark unfilled
+  /// lanes): an inner or left
   /// join's probe then reads `buckets()` instead of the arrangement's slots
   /// and the columns.
   [[nodiscard]] bool laid_out_in_buckets() const noexcept { return !buckets_.empty(); }
