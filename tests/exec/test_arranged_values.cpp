@@ -70,7 +70,7 @@ std::vector<valued_row> expected(const recorder& bare, const build_side& b) {
 
 template <ex::join_kind K>
 void check_kind(const arrangement& a, const build_side& b, const std::vector<opt>& probe, bool laid_out,
-                bool in_buckets) {
+                bool in_buckets, bool without_holes = false) {
   auto key_at = [&](std::size_t i) { return probe[i]; };
   recorder bare;
   a.reset_counters();
@@ -81,6 +81,7 @@ void check_kind(const arrangement& a, const build_side& b, const std::vector<opt
   const auto values = ex::arrange_values(a, b.values, b.weights);
   CHECK(values.laid_out() == laid_out);
   CHECK(values.laid_out_in_buckets() == in_buckets);
+  CHECK(values.laid_out_without_holes() == without_holes);
   auto valued = ex::with_values(valued_recorder{}, values);
   a.reset_counters();
   ex::probe<K>(a, probe.size(), key_at, residual, valued);
@@ -130,6 +131,18 @@ void check_layouts(std::size_t m) {
       CHECK(ex::arrange_values(a, b.values).columns_beyond_cache() == large);
     }
   }
+  // Keys 0..m-1 in shuffled rows, none NULL: a direct layout without a
+  // hole, whose values are laid out alone in key order.
+  {
+    CAPTURE(m);
+    build_side b = make_build(m, 1, true);
+    for (std::size_t j = 0; j < m; ++j) b.keys[j] = static_cast<std::int64_t>((j * 7919) % m);
+    arrangement a;
+    a.build(m, [&](std::size_t j) { return b.keys[j]; });
+    REQUIRE(a.index_layout() == layout::direct);
+    REQUIRE(a.group_count() == a.direct_extent());
+    check_kind<K>(a, b, make_probe(5000, m, 1, true), false, false, true);
+  }
   // The identity layout (keys 0..m-1 in row order): the columns are already in key order.
   CAPTURE(m);
   build_side b = make_build(m, 1, true);
@@ -173,6 +186,61 @@ TEST_CASE("joinery.exec.arranged_values.entries_hold_each_keys_row_and_values") 
   }
   for (const auto& e : v.entries()) holes += e.row == decltype(v)::entry::no_row;
   CHECK(holes == a.direct_extent() - (m - 1));
+}
+
+TEST_CASE("joinery.exec.arranged_values.values_by_key_hold_each_keys_row_and_values") {
+  // Keys 10..140009 in shuffled rows, every one present: no hole, so the
+  // values are laid out alone (8 bytes a key) and the rows beside them.
+  const std::size_t m = 140000;
+  std::vector<opt> keys(m);
+  std::vector<std::int64_t> values(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    keys[j] = opt(static_cast<std::int64_t>((j * 7919) % m) + 10);
+    values[j] = static_cast<std::int64_t>(j) * 3;
+  }
+  arrangement a;
+  a.build(m, [&](std::size_t j) { return keys[j]; });
+  REQUIRE(a.index_layout() == layout::direct);
+  const auto v = ex::arrange_values(a, values);
+  CHECK_FALSE(v.laid_out());
+  REQUIRE(v.laid_out_without_holes());
+  REQUIRE(v.values_by_key().size() == m);
+  REQUIRE(v.rows_by_key().size() == m);
+  CHECK(v.memory_bytes() >= m * (sizeof(std::int64_t) + sizeof(ex::row_pos)));
+  for (std::size_t j = 0; j < m; ++j) {
+    const auto x = static_cast<std::size_t>(a.direct_index_of(*keys[j]));
+    CHECK(x == static_cast<std::size_t>(*keys[j] - 10));
+    CHECK(v.rows_by_key()[x] == j);
+    CHECK(std::get<0>(v.values_by_key()[x]) == values[j]);
+  }
+  // The probe reads the laid-out values, not the columns: a column changed
+  // after the lay-out (outside the contract, which wants it unchanged)
+  // shows which one was read.
+  std::vector<std::int64_t> changed = values;
+  const auto laid = ex::arrange_values(a, changed);
+  std::fill(changed.begin(), changed.end(), -1);
+  const std::vector<opt> probe{keys[3], opt(9), opt{}, keys[m - 1], opt(140010)};
+  for (const bool left : {false, true}) {
+    CAPTURE(left);
+    std::vector<std::tuple<std::size_t, std::size_t, std::int64_t>> seen;
+    auto record = ex::with_values(
+        [&](std::size_t i, std::size_t j, std::int64_t x) { seen.emplace_back(i, j, x); }, laid);
+    auto key_at = [&](std::size_t i) { return probe[i]; };
+    auto all = [](std::size_t, std::size_t) { return true; };
+    if (left) ex::probe<ex::join_kind::left>(a, probe.size(), key_at, all, record);
+    else ex::probe<ex::join_kind::inner>(a, probe.size(), key_at, all, record);
+    using row = std::tuple<std::size_t, std::size_t, std::int64_t>;
+    const std::vector<row> want = left ? std::vector<row>{{0, 3, 9}, {1, U, 0}, {2, U, 0}, {3, m - 1, values[m - 1]}, {4, U, 0}}
+                                       : std::vector<row>{{0, 3, 9}, {3, m - 1, values[m - 1]}};
+    CHECK(seen == want);
+  }
+  // One key fewer (row 5's NULL): a hole, and entries that say which keys have a row.
+  keys[5] = opt{};
+  arrangement holed;
+  holed.build(m, [&](std::size_t j) { return keys[j]; });
+  const auto e = ex::arrange_values(holed, values);
+  CHECK(e.laid_out());
+  CHECK_FALSE(e.laid_out_without_holes());
 }
 
 TEST_CASE("joinery.exec.arranged_values.buckets_hold_each_keys_row_and_values") {
