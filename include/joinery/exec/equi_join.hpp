@@ -160,6 +160,22 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, H
   in_staged_batches<B>(begin, end, key_at, buf, stage_key, resolve);
 }
 
+/// A left join's row handed to `bare` once: as (i, j) with `matched` when
+/// `hit`, else as unmatched with `none` (value-initialised values), chosen
+/// without a branch on what is a coin toss. The outcome goes through an
+/// empty asm statement, which keeps the compiler from making the select a
+/// branch again.
+template <class Bare, class Values>
+JOINERY_DETAIL_ALWAYS_INLINE inline void hand_over_left_row(Bare& bare, std::size_t i, bool hit, std::size_t j,
+                                                            const Values& matched, const Values& none) {
+  std::uintptr_t chose_match = hit;
+#if defined(__GNUC__) || defined(__clang__)
+  __asm__("" : "+r"(chose_match));
+#endif
+  const Values* chosen = chose_match ? &matched : &none;
+  std::apply([&](const auto&... v) { bare(i, chose_match ? j : unmatched, v...); }, *chosen);
+}
+
 /// Rows [begin, end) of an inner or left join into a `valued_emit` whose
 /// values were laid out by key without a hole: a key in range has a row,
 /// so a row reads its values alone (and its row only if the emit uses j).
@@ -188,14 +204,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_by_key(const arrangement<Key, Has
     if constexpr (Kind == join_kind::inner) {
       if (found && accept(i, j)) std::apply([&](const auto&... v) { bare(i, j, v...); }, values[at]);
     } else {
-      // Every row once: its match, or unmatched with value-initialised
-      // values, chosen without a branch on a coin toss.
-      std::uintptr_t hit = found && accept(i, j);
-#if defined(__GNUC__) || defined(__clang__)
-      __asm__("" : "+r"(hit));
-#endif
-      const auto* chosen = hit ? &values[at] : &none;
-      std::apply([&](const auto&... v) { bare(i, hit ? j : unmatched, v...); }, *chosen);
+      hand_over_left_row(bare, i, found && accept(i, j), j, values[at], none);
     }
   }
 }
@@ -268,14 +277,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_bucketed(std::size_t begin, std::
       if constexpr (Kind == join_kind::inner) {
         if (match && accept(i, j)) std::apply([&](const auto&... v) { bare(i, j, v...); }, buckets[b].values[lane]);
       } else {
-        // Every row once: its match, or unmatched with value-initialised
-        // values, chosen without a branch on a coin toss.
-        std::uintptr_t hit = match && accept(i, j);
-#if defined(__GNUC__) || defined(__clang__)
-        __asm__("" : "+r"(hit));
-#endif
-        const auto* chosen = hit ? &buckets[b].values[lane] : &none;
-        std::apply([&](const auto&... v) { bare(i, hit ? j : unmatched, v...); }, *chosen);
+        hand_over_left_row(bare, i, match && accept(i, j), j, buckets[b].values[lane], none);
       }
     }
   }
