@@ -2,7 +2,7 @@
 // each match sees exactly the pairs a bare emit sees, in the same order, with
 // the values the columns hold at j, whether the values were laid out by key
 // (a direct layout of distinct keys beyond the cache), in buckets (a hashed
-// layout of distinct keys without a key filter) or read at j.
+// layout of distinct keys) or read at j.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -114,8 +114,8 @@ void check_kind(const arrangement& a, const build_side& b, const std::vector<opt
 template <ex::join_kind K>
 void check_layouts(std::size_t m) {
   // Laid out by key for a direct layout of distinct keys, in buckets for a
-  // hashed layout of distinct keys whose table has no key filter (none
-  // here: it starts above 16 MiB), whatever the columns' size (140000
+  // hashed layout of distinct keys (with a key filter or not: see
+  // laid_out_in_buckets_also_where_the_build_keeps_a_key_filter), whatever the columns' size (140000
   // int64s reach `prefetch_min_column_bytes`; 1000 do not). Other builds
   // read the columns at j, prefetched beyond that size.
   const bool large = m * sizeof(std::int64_t) >= ex::prefetch_min_column_bytes;
@@ -271,6 +271,7 @@ TEST_CASE("joinery.exec.arranged_values.buckets_hold_each_keys_row_and_values") 
   CHECK(v.empty_key() == -8);
   // Each key is found by the walk from its bucket, past full buckets only, with its row and value.
   std::size_t spilled = 0;
+  std::vector<std::size_t> walked_past;  // the buckets some key's walk passed
   for (std::size_t j = 0; j < m; ++j) {
     if (!keys[j]) continue;
     CAPTURE(j);
@@ -282,6 +283,8 @@ TEST_CASE("joinery.exec.arranged_values.buckets_hold_each_keys_row_and_values") 
     };
     while (lane_of(b) == bucket::lanes) {
       REQUIRE(v.buckets()[b].keys[bucket::lanes - 1] != v.empty_key());  // walked past a full bucket only
+      REQUIRE(v.buckets()[b].walked_past(v.empty_key()));                 // which says so
+      walked_past.push_back(b);
       b = (b + 1) & (count - 1);
     }
     spilled += b != home;
@@ -290,6 +293,15 @@ TEST_CASE("joinery.exec.arranged_values.buckets_hold_each_keys_row_and_values") 
     CHECK(std::get<0>(v.buckets()[b].values[lane]) == values[j]);
   }
   CHECK(spilled > 0);  // the walk past a full bucket is exercised
+  // Only those say a key walked past them: a miss stops at any other.
+  std::sort(walked_past.begin(), walked_past.end());
+  std::size_t full = 0;
+  for (std::size_t b = 0; b < count; ++b) {
+    CAPTURE(b);
+    full += v.buckets()[b].keys[bucket::lanes - 1] != v.empty_key();
+    CHECK(v.buckets()[b].walked_past(v.empty_key()) == std::binary_search(walked_past.begin(), walked_past.end(), b));
+  }
+  CHECK(full > static_cast<std::size_t>(std::unique(walked_past.begin(), walked_past.end()) - walked_past.begin()));
   // Lanes fill in order; the filled ones are the keys.
   std::size_t filled = 0;
   for (const bucket& b : v.buckets()) {
@@ -378,12 +390,12 @@ TEST_CASE("joinery.exec.arranged_values.the_unfilled_lanes_key_is_one_no_row_has
   }
 }
 
-TEST_CASE("joinery.exec.arranged_values.not_laid_out_in_buckets_where_the_build_keeps_a_key_filter") {
+TEST_CASE("joinery.exec.arranged_values.laid_out_in_buckets_also_where_the_build_keeps_a_key_filter") {
   // 800k distinct sparse keys: a 32 MiB table, above the 16 MiB from which
   // the build keeps a key filter (the tests fix a 32 MiB cache), and a
-  // one-byte column that stays in a core's cache (800 KB). The filter rules
-  // misses out before their slot is read, which buckets would give up: the
-  // column is read at the match instead.
+  // one-byte column that stays in a core's cache (800 KB). The buckets are
+  // laid out all the same, and read without the filter: a miss is one
+  // bucket read, as a hit is.
   const std::size_t m = 800'000;
   const std::vector<opt> keys = jy::test::build_keys(m, 1, false);
   std::vector<std::uint8_t> flags(m);
@@ -395,8 +407,8 @@ TEST_CASE("joinery.exec.arranged_values.not_laid_out_in_buckets_where_the_build_
   REQUIRE(a.has_filter());
   const auto values = ex::arrange_values(a, flags);
   CHECK_FALSE(values.columns_beyond_cache());
-  CHECK_FALSE(values.laid_out_in_buckets());
-  CHECK(values.memory_bytes() == 0);
+  CHECK(values.laid_out_in_buckets());
+  CHECK(values.memory_bytes() >= m * (sizeof(std::int64_t) + sizeof(std::uint8_t) + sizeof(ex::row_pos)));
   const std::vector<opt> probe = make_probe(5000, m, 1, false);
   auto key_at = [&](std::size_t i) { return probe[i]; };
   recorder bare;

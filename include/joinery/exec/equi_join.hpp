@@ -212,9 +212,10 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_by_key(const arrangement<Key, Has
 /// Rows [begin, end) of an inner or left join into a `valued_emit` whose
 /// values were laid out in buckets: a row reads one bucket, which says at
 /// once whether its key is there (and in which lane, with the values
-/// beside it) or absent (the bucket has an unfilled lane); only a key past
-/// a full bucket walks on. Each batch's buckets are prefetched and then
-/// resolved. A comparison is counted for each bucket read.
+/// beside it) or absent (the bucket has an unfilled lane, or is full and
+/// no key walked past it); only a key past a full bucket walks on. Each
+/// batch's buckets are prefetched and then resolved. A comparison is
+/// counted for each bucket read.
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 JOINERY_DETAIL_ALWAYS_INLINE inline void probe_bucketed(std::size_t begin, std::size_t end, KeyAt& key_at,
                                                         Accept& accept, Emit& emit, work_counters& w) {
@@ -260,7 +261,7 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_bucketed(std::size_t begin, std::
         ++w.comparisons;
         found = 0;
         for (std::size_t l = 0; l < lanes; ++l) found |= static_cast<unsigned>(x.keys[l] == k) << l;
-        std::uint32_t walk = (found == 0) & (x.keys[lanes - 1] != empty);
+        std::uint32_t walk = (found == 0) & x.walked_past(empty);
 #if defined(__GNUC__) || defined(__clang__)
         // Opaque to the optimiser, which would otherwise branch on the
         // outcome of each comparison.
@@ -312,6 +313,85 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept(const arrangement<Key, Hash>
         if (n == kept_batch) hand_over();
       },
       w);
+  hand_over();
+}
+
+/// Rows [begin, end) of a semi or anti join, read from the build's keys in
+/// buckets (`arrangement::keys_in_buckets`): a row reads one line, which
+/// says whether its key is there (and in which lane, its row beside it) or
+/// absent (an unfilled lane, or a full bucket no key walked past); only a
+/// key past a full bucket walks on. Each batch's buckets are prefetched,
+/// then resolved. Kept rows are stored
+/// without a branch and handed over as `probe_kept` does. A comparison is
+/// counted for each bucket read.
+template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
+JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept_in_buckets(const arrangement<Key, Hash>& build,
+                                                               const key_buckets<Key>& keys, std::size_t begin,
+                                                               std::size_t end, KeyAt& key_at, Accept& accept,
+                                                               Emit& emit, work_counters& w) {
+  using bucket = key_bucket<Key>;
+  constexpr std::size_t lanes = bucket::lanes;
+  const bucket* const buckets = keys.buckets.data();
+  const std::uint32_t* const rows = keys.rows.data();
+  const std::size_t mask = keys.buckets.size() - 1;
+  const unsigned shift = keys.shift;
+  const Key empty = keys.empty_key;
+  constexpr std::size_t B = arrangement<Key, Hash>::probe_batch;
+  struct staged {
+    Key key[B];
+    std::size_t home[B];
+    bool has[B];
+  };
+  staged st;
+  std::size_t kept[kept_batch];
+  std::size_t n = 0;
+  auto hand_over = [&] {
+    for (std::size_t k = 0; k < n; ++k) emit(kept[k], unmatched);
+    n = 0;
+  };
+  for (std::size_t base = begin; base < end; base += B) {
+    const std::size_t cnt = std::min(B, end - base);
+    for (std::size_t t = 0; t < cnt; ++t) {
+      const std::optional<Key> k = key_at(base + t);
+      st.has[t] = k.has_value();
+      if (!k) continue;
+      st.key[t] = *k;
+      st.home[t] = build.home_slot_of(*k) >> shift;
+      prefetch_read(buckets + st.home[t]);
+    }
+    for (std::size_t t = 0; t < cnt; ++t) {
+      const std::size_t i = base + t;
+      bool any = false;
+      if (st.has[t]) [[likely]] {
+        ++w.probes;
+        const Key k = st.key[t];
+        std::size_t b = st.home[t];
+        std::uint64_t found;
+        for (;;) {
+          const bucket& x = buckets[b];
+          ++w.comparisons;
+          found = 0;
+          for (std::size_t l = 0; l < lanes; ++l) found |= static_cast<std::uint64_t>(x.keys[l] == k) << l;
+          std::uint32_t walk = (found == 0) & x.walked_past(empty);
+#if defined(__GNUC__) || defined(__clang__)
+          // Opaque to the optimiser, which would otherwise branch on the
+          // outcome of each comparison.
+          __asm__("" : "+r"(walk));
+#endif
+          if (!walk) [[likely]] break;
+          b = (b + 1) & mask;
+        }
+        found &= 0 - static_cast<std::uint64_t>(k != empty);  // an unfilled lane is no match
+        const bool match = found != 0;
+        w.emitted += match;
+        const std::size_t lane = static_cast<std::size_t>(std::countr_zero(found | (std::uint64_t{1} << (lanes - 1))));
+        any = match && accept(i, static_cast<std::size_t>(rows[b * lanes + lane]));
+      }
+      kept[n] = i;
+      n += Kind == join_kind::semi ? any : !any;
+      if (n == kept_batch) hand_over();
+    }
+  }
   hand_over();
 }
 
@@ -459,6 +539,13 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
         emit.values().columns());
     probe_prefetched<Kind, Site>(build, begin, end, key_at, accept, read, w);
   } else if constexpr (Kind == join_kind::semi || Kind == join_kind::anti) {
+    if constexpr (direct_addressable<Key>) {
+      if (const key_buckets<Key>* keys = build.keys_in_buckets()) {
+        if constexpr (prefetched) probe_kept_in_buckets<Kind>(build, *keys, begin, end, key_at, accept, emit.base(), w);
+        else probe_kept_in_buckets<Kind>(build, *keys, begin, end, key_at, accept, emit, w);
+        return;
+      }
+    }
     // No build-side value is read at a kept row: nothing to prefetch.
     if constexpr (prefetched) probe_kept<Kind, Site>(build, begin, end, key_at, accept, emit.base(), w);
     else probe_kept<Kind, Site>(build, begin, end, key_at, accept, emit, w);

@@ -1,0 +1,185 @@
+#pragma once
+/// @file
+/// The keys of a unique hashed arrangement of integer keys, laid out in
+/// buckets of one cache line, for semi and anti joins; built on demand.
+///
+/// A semi or anti join asks of each probe key only whether the build has
+/// it (and, for a residual condition, at which row). The arrangement's
+/// slots answer with a walk over 16-byte slots that are at most half full.
+/// A bucket holds as many keys as fit a 64-byte line (eight int64 keys),
+/// filled in lane order, its unfilled lanes holding a key no build row has:
+/// one read answers hit or miss, and the keys take half the slots' bytes
+/// or less. The rows sit apart, read only by a residual condition.
+///
+/// The arrangement's build makes none: the first semi or anti probe loop
+/// asks for them (`build_once`), later loops read them. Probes run on a
+/// const arrangement from several threads at once, hence the once-only
+/// build and the acquire/release flag (as for the key filter).
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <utility>
+
+#include <joinery/exec/huge_page_allocator.hpp>
+
+namespace joinery::exec::detail {
+
+/// One line of keys: `lanes` of them, filled in order, the rest holding the
+/// layout's `empty_key`.
+template <class Key>
+struct alignas(64) key_bucket {
+  static constexpr std::size_t lanes = sizeof(Key) <= 64 ? 64 / sizeof(Key) : 1;
+  Key keys[lanes];
+  /// True when some key walked past this bucket to a later one (its home
+  /// bucket was full): a full bucket holds its first key above its last
+  /// then, below it otherwise. A miss walks on only from such a bucket.
+  [[nodiscard]] bool walked_past(const Key& empty) const noexcept {
+    return (keys[lanes - 1] != empty) & (keys[0] > keys[lanes - 1]);
+  }
+};
+
+/// The laid-out keys: a power of two of buckets. Key k is in bucket
+/// `home >> shift` (its home slot in the arrangement) or in a later one,
+/// the next of bucket b being (b + 1) & (size - 1), each before it full and
+/// `walked_past`.
+template <class Key>
+struct key_buckets {
+  using bucket = key_bucket<Key>;
+  huge_page_vector<bucket> buckets;
+  huge_page_vector<std::uint32_t> rows;  // lane l of bucket b: rows[b * lanes + l]
+  Key empty_key{};
+  unsigned shift = 0;
+
+  /// Lays out `groups` keys of a hashed table of `extent` slots (a power of
+  /// two), given by `for_every_slot(f(slot, key, row, occupied))`;
+  /// `home_slot_of(key)` is a key's home slot. At most one key per two lanes,
+  /// so few spill into the next bucket. Empty when no key is free to mark an
+  /// unfilled lane (the build holds both ends of the key type).
+  template <class ForEverySlot, class HomeSlotOf>
+  static key_buckets lay_out(std::size_t extent, std::size_t groups, ForEverySlot&& for_every_slot,
+                             HomeSlotOf&& home_slot_of) {
+    key_buckets out;
+    if (groups == 0) return out;
+    struct keyed_row {
+      Key key;
+      std::uint32_t row;
+    };
+    // The occupied slots gathered without a branch on each (a coin toss in
+    // a table half full), in slot order: the buckets fill nearly in order.
+    huge_page_vector<keyed_row> occupied(groups + 1);
+    keyed_row* to = occupied.data();
+    for_every_slot([&to](std::size_t, const Key& key, std::uint32_t row, bool filled) {
+      *to = keyed_row{key, row};
+      to += filled;
+    });
+    const keyed_row* const first = occupied.data();
+    const keyed_row* const last = to;
+    Key least = first->key, greatest = first->key;
+    for (const keyed_row* e = first; e != last; ++e) {
+      least = std::min(least, e->key);
+      greatest = std::max(greatest, e->key);
+    }
+    if (least > std::numeric_limits<Key>::min()) out.empty_key = static_cast<Key>(least - 1);
+    else if (greatest < std::numeric_limits<Key>::max()) out.empty_key = static_cast<Key>(greatest + 1);
+    else return out;
+
+    constexpr std::size_t lanes = bucket::lanes;
+    const std::size_t wanted_lanes = std::bit_ceil(2 * groups);
+    const std::size_t count = std::max<std::size_t>(1, std::min(extent, wanted_lanes) / lanes);
+    out.shift = static_cast<unsigned>(std::countr_zero(extent) - std::countr_zero(count));
+    bucket unfilled{};
+    for (Key& k : unfilled.keys) k = out.empty_key;
+    out.buckets.assign(count, unfilled);
+    out.rows.resize(count * lanes);
+    // Each bucket's filled lanes, apart: counted from its keys, the next
+    // key's lane waited on the store of the last one.
+    huge_page_vector<std::uint8_t> filled(count);
+    huge_page_vector<std::uint8_t> passed(count);  // some key walked past it (a full one)
+    const std::size_t mask = count - 1;
+    for (const keyed_row* e = first; e != last; ++e) {
+      std::size_t b = home_slot_of(e->key) >> out.shift;
+      while (filled[b] == lanes) [[unlikely]] {
+        passed[b] = 1;
+        b = (b + 1) & mask;
+      }
+      const std::size_t lane = filled[b]++;
+      out.buckets[b].keys[lane] = e->key;
+      out.rows[b * lanes + lane] = e->row;
+    }
+    // A full bucket says by the order of its first and last keys whether a
+    // key walked past it (`walked_past`).
+    for (std::size_t b = 0; b < count; ++b) {
+      Key* const k = out.buckets[b].keys;
+      if (filled[b] != lanes || (k[0] > k[lanes - 1]) == (passed[b] != 0)) continue;
+      std::swap(k[0], k[lanes - 1]);
+      std::swap(out.rows[b * lanes], out.rows[b * lanes + lanes - 1]);
+    }
+    return out;
+  }
+
+  [[nodiscard]] bool empty() const noexcept { return buckets.empty(); }
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return buckets.capacity() * sizeof(bucket) + rows.capacity() * sizeof(std::uint32_t);
+  }
+};
+
+/// The keys in buckets of one arrangement, laid out once on demand.
+template <class Key>
+class key_buckets_on_demand {
+ public:
+  key_buckets_on_demand() = default;
+  key_buckets_on_demand(key_buckets_on_demand&&) noexcept = default;
+  key_buckets_on_demand& operator=(key_buckets_on_demand&&) noexcept = default;
+  /// A copy is wanted as the original is; its buckets are laid out again
+  /// when first asked for.
+  key_buckets_on_demand(const key_buckets_on_demand& o) {
+    if (o.state_) want();
+  }
+  key_buckets_on_demand& operator=(const key_buckets_on_demand& o) {
+    if (this != &o) *this = key_buckets_on_demand(o);
+    return *this;
+  }
+
+  /// Not wanted (a build they do not fit, or none yet).
+  void reset() noexcept { state_.reset(); }
+  /// The arrangement can lay them out when asked.
+  void want() { state_ = std::make_unique<state>(); }
+  [[nodiscard]] bool wanted() const noexcept { return state_ != nullptr; }
+  [[nodiscard]] bool built() const noexcept { return ready() != nullptr; }
+
+  /// The buckets, laid out by `lay_out()` (returning a `key_buckets<Key>`)
+  /// on the first call among all threads; the others wait for it. Null
+  /// when not wanted, or when the layout came out empty.
+  template <class LayOut>
+  const key_buckets<Key>* build_once(LayOut&& lay_out) const {
+    if (!state_) return nullptr;
+    std::call_once(state_->once, [&] {
+      state_->keys = lay_out();
+      state_->built.store(true, std::memory_order_release);
+    });
+    return state_->keys.empty() ? nullptr : &state_->keys;
+  }
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    const state* s = ready();
+    return s ? s->keys.memory_bytes() : 0;
+  }
+
+ private:
+  struct state {
+    std::once_flag once;
+    std::atomic<bool> built{false};
+    key_buckets<Key> keys;
+  };
+  [[nodiscard]] const state* ready() const noexcept {
+    return state_ && state_->built.load(std::memory_order_acquire) ? state_.get() : nullptr;
+  }
+  std::unique_ptr<state> state_;
+};
+
+}  // namespace joinery::exec::detail
