@@ -209,6 +209,58 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_by_key(const arrangement<Key, Has
   }
 }
 
+/// A batch of up to `B` probe rows: their keys and home buckets, read by
+/// `stage`, which prefetches each home bucket (`has[t]`: row t has a key).
+template <class Key, std::size_t B>
+struct staged_homes {
+  Key key[B];
+  std::size_t home[B];
+  bool has[B];
+  template <class KeyAt, class HomeOf, class Bucket>
+  JOINERY_DETAIL_ALWAYS_INLINE void stage(std::size_t base, std::size_t cnt, KeyAt& key_at, const HomeOf& home_of,
+                                          const Bucket* buckets) {
+    for (std::size_t t = 0; t < cnt; ++t) {
+      const std::optional<Key> k = key_at(base + t);
+      has[t] = k.has_value();
+      if (!k) continue;
+      key[t] = *k;
+      home[t] = home_of(*k);
+      prefetch_read(buckets + home[t]);
+    }
+  }
+};
+
+/// The walk for key `k` over buckets of keys (values in buckets, or keys
+/// in buckets) from bucket `b`: the bucket it stops at and the lanes there
+/// that hold `k` (none when `k` is absent). It stops at a bucket holding
+/// `k`, else at one no key walked past (`walked_past`); `empty` marks the
+/// unfilled lanes and matches nothing. A comparison is counted for each
+/// bucket read.
+struct bucket_walk {
+  std::size_t bucket;
+  std::uint64_t found;
+};
+template <class Bucket, class Key>
+[[gnu::always_inline]] inline bucket_walk walk_buckets(const Bucket* buckets, std::size_t mask, std::size_t b,
+                                                       const Key& k, const Key& empty, work_counters& w) {
+  std::uint64_t found;
+  for (;;) {
+    const Bucket& x = buckets[b];
+    ++w.comparisons;
+    found = 0;
+    for (std::size_t l = 0; l < Bucket::lanes; ++l) found |= static_cast<std::uint64_t>(x.keys[l] == k) << l;
+    std::uint32_t walk = (found == 0) & x.walked_past(empty);
+#if defined(__GNUC__) || defined(__clang__)
+    // Opaque to the optimiser, which would otherwise branch on the outcome
+    // of each comparison.
+    __asm__("" : "+r"(walk));
+#endif
+    if (!walk) [[likely]] break;
+    b = (b + 1) & mask;
+  }
+  return {b, found & (0 - static_cast<std::uint64_t>(k != empty))};
+}
+
 /// Rows [begin, end) of an inner or left join into a `valued_emit` whose
 /// values were laid out in buckets: a row reads one bucket, which says at
 /// once whether its key is there (and in which lane, with the values
@@ -228,23 +280,12 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_bucketed(std::size_t begin, std::
   const Key empty = values.empty_key();
   auto& bare = emit.base();
   constexpr std::size_t B = arrangement<Key, Hash>::probe_batch;
-  struct staged {
-    Key key[B];
-    std::size_t home[B];
-    bool has[B];
-  };
-  staged st;
+  staged_homes<Key, B> st;
+  auto home_of = [&values](const Key& k) JOINERY_DETAIL_ALWAYS_INLINE { return values.bucket_of(k); };
   const std::remove_cvref_t<decltype(buckets->values[0])> none{};  // a left join's unmatched row
   for (std::size_t base = begin; base < end; base += B) {
     const std::size_t cnt = std::min(B, end - base);
-    for (std::size_t t = 0; t < cnt; ++t) {
-      const std::optional<Key> k = key_at(base + t);
-      st.has[t] = k.has_value();
-      if (!k) continue;
-      st.key[t] = *k;
-      st.home[t] = values.bucket_of(*k);
-      prefetch_read(buckets + st.home[t]);
-    }
+    st.stage(base, cnt, key_at, home_of, buckets);
     for (std::size_t t = 0; t < cnt; ++t) {
       const std::size_t i = base + t;
       if (!st.has[t]) {
@@ -253,25 +294,9 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_bucketed(std::size_t begin, std::
         continue;
       }
       ++w.probes;
-      const Key k = st.key[t];
-      std::size_t b = st.home[t];
-      unsigned found;
-      for (;;) {
-        const bucket& x = buckets[b];
-        ++w.comparisons;
-        found = 0;
-        for (std::size_t l = 0; l < lanes; ++l) found |= static_cast<unsigned>(x.keys[l] == k) << l;
-        std::uint32_t walk = (found == 0) & x.walked_past(empty);
-#if defined(__GNUC__) || defined(__clang__)
-        // Opaque to the optimiser, which would otherwise branch on the
-        // outcome of each comparison.
-        __asm__("" : "+r"(walk));
-#endif
-        if (!walk) [[likely]] break;
-        b = (b + 1) & mask;
-      }
-      found &= 0U - static_cast<unsigned>(k != empty);  // an unfilled lane is no match
-      const std::size_t lane = static_cast<std::size_t>(std::countr_zero(found | (1U << lanes))) & (lanes - 1);
+      const auto [b, found] = walk_buckets(buckets, mask, st.home[t], st.key[t], empty, w);
+      const std::size_t lane =
+          static_cast<std::size_t>(std::countr_zero(found | (std::uint64_t{1} << lanes))) & (lanes - 1);
       const bool match = found != 0;
       w.emitted += match;
       const std::size_t j = rows[b * lanes + lane];
@@ -337,12 +362,8 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept_in_buckets(const arrangement
   const unsigned shift = keys.shift;
   const Key empty = keys.empty_key;
   constexpr std::size_t B = arrangement<Key, Hash>::probe_batch;
-  struct staged {
-    Key key[B];
-    std::size_t home[B];
-    bool has[B];
-  };
-  staged st;
+  staged_homes<Key, B> st;
+  auto home_of = [&build, shift](const Key& k) JOINERY_DETAIL_ALWAYS_INLINE { return build.home_slot_of(k) >> shift; };
   std::size_t kept[kept_batch];
   std::size_t n = 0;
   auto hand_over = [&] {
@@ -351,37 +372,13 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept_in_buckets(const arrangement
   };
   for (std::size_t base = begin; base < end; base += B) {
     const std::size_t cnt = std::min(B, end - base);
-    for (std::size_t t = 0; t < cnt; ++t) {
-      const std::optional<Key> k = key_at(base + t);
-      st.has[t] = k.has_value();
-      if (!k) continue;
-      st.key[t] = *k;
-      st.home[t] = build.home_slot_of(*k) >> shift;
-      prefetch_read(buckets + st.home[t]);
-    }
+    st.stage(base, cnt, key_at, home_of, buckets);
     for (std::size_t t = 0; t < cnt; ++t) {
       const std::size_t i = base + t;
       bool any = false;
       if (st.has[t]) [[likely]] {
         ++w.probes;
-        const Key k = st.key[t];
-        std::size_t b = st.home[t];
-        std::uint64_t found;
-        for (;;) {
-          const bucket& x = buckets[b];
-          ++w.comparisons;
-          found = 0;
-          for (std::size_t l = 0; l < lanes; ++l) found |= static_cast<std::uint64_t>(x.keys[l] == k) << l;
-          std::uint32_t walk = (found == 0) & x.walked_past(empty);
-#if defined(__GNUC__) || defined(__clang__)
-          // Opaque to the optimiser, which would otherwise branch on the
-          // outcome of each comparison.
-          __asm__("" : "+r"(walk));
-#endif
-          if (!walk) [[likely]] break;
-          b = (b + 1) & mask;
-        }
-        found &= 0 - static_cast<std::uint64_t>(k != empty);  // an unfilled lane is no match
+        const auto [b, found] = walk_buckets(buckets, mask, st.home[t], st.key[t], empty, w);
         const bool match = found != 0;
         w.emitted += match;
         const std::size_t lane = static_cast<std::size_t>(std::countr_zero(found | (std::uint64_t{1} << (lanes - 1))));

@@ -44,6 +44,50 @@ struct alignas(64) key_bucket {
   }
 };
 
+/// A hashed table's occupied slots as (key, row), in slot order, and a
+/// key no row has to mark unfilled lanes: one below the least key, else
+/// one above the greatest (none when the table holds both ends of the key
+/// type). Shared by the keys in buckets and the values in buckets
+/// (arranged_values.hpp).
+template <class Key>
+struct occupied_slots {
+  struct keyed_row {
+    Key key;
+    std::uint32_t row;
+  };
+  huge_page_vector<keyed_row> rows;  // the first `count` of them
+  std::size_t count = 0;
+  Key empty_key{};
+  bool has_empty_key = false;
+
+  /// The `groups` occupied slots of `for_every_slot(f(slot, key, row,
+  /// occupied))`, gathered without a branch on each: in a table at most
+  /// 7/10 full that branch is a coin toss (a 10^5-key table: 0.8 ms of
+  /// mispredictions, against 0.15 ms for the pass).
+  template <class ForEverySlot>
+  static occupied_slots gather(std::size_t groups, ForEverySlot&& for_every_slot) {
+    occupied_slots out;
+    out.rows.resize(groups + 1);
+    keyed_row* to = out.rows.data();  // a pointer: stores through it cannot alias it
+    for_every_slot([&to](std::size_t, const Key& key, std::uint32_t row, bool filled) {
+      *to = keyed_row{key, row};
+      to += filled;
+    });
+    out.count = static_cast<std::size_t>(to - out.rows.data());
+    if (out.count == 0) return out;
+    Key least = out.rows[0].key, greatest = least;
+    for (std::size_t e = 0; e < out.count; ++e) {
+      least = std::min(least, out.rows[e].key);
+      greatest = std::max(greatest, out.rows[e].key);
+    }
+    out.has_empty_key = true;
+    if (least > std::numeric_limits<Key>::min()) out.empty_key = static_cast<Key>(least - 1);
+    else if (greatest < std::numeric_limits<Key>::max()) out.empty_key = static_cast<Key>(greatest + 1);
+    else out.has_empty_key = false;
+    return out;
+  }
+};
+
 /// The laid-out keys: a power of two of buckets. Key k is in bucket
 /// `home >> shift` (its home slot in the arrangement) or in a later one,
 /// the next of bucket b being (b + 1) & (size - 1), each before it full and
@@ -66,28 +110,10 @@ struct key_buckets {
                              HomeSlotOf&& home_slot_of) {
     key_buckets out;
     if (groups == 0) return out;
-    struct keyed_row {
-      Key key;
-      std::uint32_t row;
-    };
-    // The occupied slots gathered without a branch on each (a coin toss in
-    // a table half full), in slot order: the buckets fill nearly in order.
-    huge_page_vector<keyed_row> occupied(groups + 1);
-    keyed_row* to = occupied.data();
-    for_every_slot([&to](std::size_t, const Key& key, std::uint32_t row, bool filled) {
-      *to = keyed_row{key, row};
-      to += filled;
-    });
-    const keyed_row* const first = occupied.data();
-    const keyed_row* const last = to;
-    Key least = first->key, greatest = first->key;
-    for (const keyed_row* e = first; e != last; ++e) {
-      least = std::min(least, e->key);
-      greatest = std::max(greatest, e->key);
-    }
-    if (least > std::numeric_limits<Key>::min()) out.empty_key = static_cast<Key>(least - 1);
-    else if (greatest < std::numeric_limits<Key>::max()) out.empty_key = static_cast<Key>(greatest + 1);
-    else return out;
+    // In slot order: the buckets fill nearly in order.
+    const auto occupied = occupied_slots<Key>::gather(groups, for_every_slot);
+    if (!occupied.has_empty_key) return out;
+    out.empty_key = occupied.empty_key;
 
     constexpr std::size_t lanes = bucket::lanes;
     const std::size_t wanted_lanes = std::bit_ceil(2 * groups);
@@ -102,15 +128,16 @@ struct key_buckets {
     huge_page_vector<std::uint8_t> filled(count);
     huge_page_vector<std::uint8_t> passed(count);  // some key walked past it (a full one)
     const std::size_t mask = count - 1;
-    for (const keyed_row* e = first; e != last; ++e) {
-      std::size_t b = home_slot_of(e->key) >> out.shift;
+    for (std::size_t e = 0; e < occupied.count; ++e) {
+      const auto& [key, row] = occupied.rows[e];
+      std::size_t b = home_slot_of(key) >> out.shift;
       while (filled[b] == lanes) [[unlikely]] {
         passed[b] = 1;
         b = (b + 1) & mask;
       }
       const std::size_t lane = filled[b]++;
-      out.buckets[b].keys[lane] = e->key;
-      out.rows[b * lanes + lane] = e->row;
+      out.buckets[b].keys[lane] = key;
+      out.rows[b * lanes + lane] = row;
     }
     // A full bucket says by the order of its first and last keys whether a
     // key walked past it (`walked_past`).
