@@ -89,10 +89,16 @@ TEST_CASE("joinery.exec.key_buckets.hold_each_key_with_its_row") {
   REQUIRE(a.unique());
   const std::size_t memory_before = a.memory_bytes();
   CHECK_FALSE(a.keys_in_buckets_built());  // not laid out by the build
+  const arrangement unbuilt_copy = a;
   const auto* kb = a.keys_in_buckets();
   REQUIRE(kb != nullptr);
   CHECK(a.keys_in_buckets_built());
   CHECK(a.keys_in_buckets() == kb);  // laid out once
+  // A copy taken before lays out its own when asked.
+  CHECK_FALSE(unbuilt_copy.keys_in_buckets_built());
+  REQUIRE(unbuilt_copy.keys_in_buckets() != nullptr);
+  CHECK(unbuilt_copy.keys_in_buckets() != kb);
+  CHECK(unbuilt_copy.keys_in_buckets()->rows == kb->rows);
   const std::size_t count = kb->buckets.size();
   REQUIRE((count & (count - 1)) == 0);
   // At most one key per two lanes: the least power of two of lanes that is.
@@ -145,7 +151,10 @@ TEST_CASE("joinery.exec.key_buckets.hold_each_key_with_its_row") {
 
   // A rebuild drops them, and lays them out again for its own keys.
   arrangement again = a;
-  CHECK_FALSE(again.keys_in_buckets_built());  // a copy lays them out afresh
+  REQUIRE(again.keys_in_buckets_built());  // a copy keeps them, in its own memory
+  CHECK(again.keys_in_buckets() != kb);
+  CHECK(again.keys_in_buckets()->buckets.size() == kb->buckets.size());
+  CHECK(again.keys_in_buckets()->rows == kb->rows);
   again.build(2, [](std::size_t j) { return opt(static_cast<std::int64_t>(j) * 1000003); });
   REQUIRE(again.index_layout() == layout::hashed);
   CHECK_FALSE(again.keys_in_buckets_built());

@@ -51,6 +51,7 @@
 #include <joinery/core/key.hpp>
 #include <joinery/exec/cache_size.hpp>
 #include <joinery/exec/huge_page_allocator.hpp>
+#include <joinery/exec/built_on_demand.hpp>
 #include <joinery/exec/key_buckets.hpp>
 #include <joinery/exec/key_filter.hpp>
 
@@ -440,11 +441,12 @@ class arrangement {
   [[nodiscard]] const detail::key_buckets<Key>* keys_in_buckets() const
     requires detail::direct_addressable<Key>
   {
-    return key_buckets_.build_once([this] {
+    const detail::key_buckets<Key>* laid = key_buckets_.build_once([this] {
       return detail::key_buckets<Key>::lay_out(slots_.size(), groups_,
                                                [this](auto&& f) { this->for_every_slot(f); },
                                                [this](const Key& k) { return home_slot_of(k); });
     });
+    return laid && !laid->empty() ? laid : nullptr;
   }
   /// True once `keys_in_buckets` has laid them out.
   [[nodiscard]] bool keys_in_buckets_built() const noexcept {
@@ -1365,11 +1367,16 @@ class arrangement {
   detail::key_filter filter_;  // hashed, large: the key filter, built on demand
   struct no_key_buckets {};
   // hashed, unique, integer keys: the keys in buckets, laid out on demand
-  [[no_unique_address]] std::conditional_t<detail::direct_addressable<Key>, detail::key_buckets_on_demand<Key>,
-                                           no_key_buckets> key_buckets_;
+  [[no_unique_address]] std::conditional_t<detail::direct_addressable<Key>,
+                                           detail::built_on_demand<detail::key_buckets<Key>>, no_key_buckets>
+      key_buckets_;
   [[nodiscard]] std::size_t key_buckets_memory_bytes() const noexcept {
-    if constexpr (detail::direct_addressable<Key>) return key_buckets_.memory_bytes();
-    else return 0;
+    if constexpr (detail::direct_addressable<Key>) {
+      const auto* laid = key_buckets_.get();
+      return laid ? laid->memory_bytes() : 0;
+    } else {
+      return 0;
+    }
   }
   Key direct_min_{};
   bool identity_ = false;            // identity layout (direct_ stays empty)

@@ -12,17 +12,12 @@
 /// or less. The rows sit apart, read only by a residual condition.
 ///
 /// The arrangement's build makes none: the first semi or anti probe loop
-/// asks for them (`build_once`), later loops read them. Probes run on a
-/// const arrangement from several threads at once, hence the once-only
-/// build and the acquire/release flag (as for the key filter).
+/// asks for them, later loops read them (built_on_demand.hpp).
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <memory>
-#include <mutex>
 #include <span>
 #include <utility>
 
@@ -154,59 +149,6 @@ struct key_buckets {
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return buckets.capacity() * sizeof(bucket) + rows.capacity() * sizeof(std::uint32_t);
   }
-};
-
-/// The keys in buckets of one arrangement, laid out once on demand.
-template <class Key>
-class key_buckets_on_demand {
- public:
-  key_buckets_on_demand() = default;
-  key_buckets_on_demand(key_buckets_on_demand&&) noexcept = default;
-  key_buckets_on_demand& operator=(key_buckets_on_demand&&) noexcept = default;
-  /// A copy is wanted as the original is; its buckets are laid out again
-  /// when first asked for.
-  key_buckets_on_demand(const key_buckets_on_demand& o) {
-    if (o.state_) want();
-  }
-  key_buckets_on_demand& operator=(const key_buckets_on_demand& o) {
-    if (this != &o) *this = key_buckets_on_demand(o);
-    return *this;
-  }
-
-  /// Not wanted (a build they do not fit, or none yet).
-  void reset() noexcept { state_.reset(); }
-  /// The arrangement can lay them out when asked.
-  void want() { state_ = std::make_unique<state>(); }
-  [[nodiscard]] bool wanted() const noexcept { return state_ != nullptr; }
-  [[nodiscard]] bool built() const noexcept { return ready() != nullptr; }
-
-  /// The buckets, laid out by `lay_out()` (returning a `key_buckets<Key>`)
-  /// on the first call among all threads; the others wait for it. Null
-  /// when not wanted, or when the layout came out empty.
-  template <class LayOut>
-  const key_buckets<Key>* build_once(LayOut&& lay_out) const {
-    if (!state_) return nullptr;
-    std::call_once(state_->once, [&] {
-      state_->keys = lay_out();
-      state_->built.store(true, std::memory_order_release);
-    });
-    return state_->keys.empty() ? nullptr : &state_->keys;
-  }
-  [[nodiscard]] std::size_t memory_bytes() const noexcept {
-    const state* s = ready();
-    return s ? s->keys.memory_bytes() : 0;
-  }
-
- private:
-  struct state {
-    std::once_flag once;
-    std::atomic<bool> built{false};
-    key_buckets<Key> keys;
-  };
-  [[nodiscard]] const state* ready() const noexcept {
-    return state_ && state_->built.load(std::memory_order_acquire) ? state_.get() : nullptr;
-  }
-  std::unique_ptr<state> state_;
 };
 
 }  // namespace joinery::exec::detail

@@ -17,12 +17,10 @@
 ///   order of first appearance), then one pass per aggregate: O(n).
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -37,6 +35,7 @@
 #include <joinery/core/key.hpp>
 #include <joinery/core/type_list.hpp>
 #include <joinery/exec/arrangement.hpp>
+#include <joinery/exec/built_on_demand.hpp>
 #include <joinery/exec/equi_join.hpp>
 #include <joinery/exec/group_by.hpp>
 #include <joinery/exec/match_set.hpp>
@@ -1108,7 +1107,9 @@ struct pipelined_state {
   };
 
   pipelined_state(const P& p, typename proj::items_t it, const Src& s, prepared_t&& prep, exec::threads t = exec::threads{})
-      : plan(p), items(std::move(it)), src(s), prepared(std::move(prep)), policy(t) {}
+      : plan(p), items(std::move(it)), src(s), prepared(std::move(prep)), policy(t) {
+    full_.want();
+  }
 
   P plan;
   typename proj::items_t items;
@@ -1147,21 +1148,16 @@ struct pipelined_state {
   /// into contiguous parts, one per thread, their match sets concatenated in
   /// part order (the canonical order, as on one thread).
   [[nodiscard]] const exec::match_set<width>& full() const {
-    std::call_once(once_, [&] {
+    return *full_.build_once([&] {
       const std::size_t n = from_rows(), parts = exec::detail::part_count(policy, n);
-      if (parts <= 1) {
-        full_ = chunk(0, n);
-      } else {
-        std::vector<exec::match_set<width>> out(parts);
-        auto part = [&](std::size_t q, std::size_t b, std::size_t e) { out[q] = chunk(b, e); };
-        exec::detail::run_parts(parts, n, part);
-        full_ = exec::concat(out, policy);
-      }
-      ready_.store(true, std::memory_order_release);
+      if (parts <= 1) return chunk(0, n);
+      std::vector<exec::match_set<width>> out(parts);
+      auto part = [&](std::size_t q, std::size_t b, std::size_t e) { out[q] = chunk(b, e); };
+      exec::detail::run_parts(parts, n, part);
+      return exec::concat(out, policy);
     });
-    return full_;
   }
-  [[nodiscard]] bool full_ready() const noexcept { return ready_.load(std::memory_order_acquire); }
+  [[nodiscard]] bool full_ready() const noexcept { return full_.built(); }
 
   [[nodiscard]] std::size_t size() const { return full().rows; }
   [[nodiscard]] row_ref ref_at(std::size_t r) const { return positions_at(full(), r); }
@@ -1184,9 +1180,7 @@ struct pipelined_state {
   [[nodiscard]] relation<table_type> materialize() const { return proj::materialize(items, src, full(), policy); }
 
  private:
-  mutable std::once_flag once_;
-  mutable exec::match_set<width> full_;
-  mutable std::atomic<bool> ready_{false};
+  exec::detail::built_on_demand<exec::match_set<width>> full_;
 };
 
 /// What `run` reads: a pipelined state when every step allows it, else the
