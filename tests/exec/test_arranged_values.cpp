@@ -80,8 +80,19 @@ void check_kind(const arrangement& a, const build_side& b, const std::vector<opt
 
   const auto values = ex::arrange_values(a, b.values, b.weights);
   CHECK(values.laid_out() == laid_out);
-  CHECK(values.laid_out_in_buckets() == in_buckets);
+  CHECK_FALSE(values.laid_out_in_buckets());  // by a probe loop long enough to pay for them only
   CHECK(values.laid_out_without_holes() == without_holes);
+  const std::size_t pays = values.bucket_min_probes_per_key * a.group_count();
+  if (probe.size() < pays) {
+    // Too short a loop reads the slots and the columns at j.
+    auto short_loop = ex::with_values(valued_recorder{}, values);
+    ex::probe<K>(a, probe.size(), key_at, residual, short_loop);
+    CHECK(short_loop.base().out == expected(bare, b));
+    CHECK_FALSE(values.laid_out_in_buckets());
+  }
+  // Laid out as for a long loop: the probes below read the buckets.
+  CHECK(values.lay_out_in_buckets_for(pays) == in_buckets);
+  CHECK(values.laid_out_in_buckets() == in_buckets);
   auto valued = ex::with_values(valued_recorder{}, values);
   a.reset_counters();
   ex::probe<K>(a, probe.size(), key_at, residual, valued);
@@ -259,7 +270,11 @@ TEST_CASE("joinery.exec.arranged_values.buckets_hold_each_keys_row_and_values") 
   const auto v = ex::arrange_values(a, values);
   using bucket = decltype(v)::bucket;
   CHECK_FALSE(v.laid_out());
+  CHECK_FALSE(v.lay_out_in_buckets_for(v.bucket_min_probes_per_key * a.group_count() - 1));
+  CHECK_FALSE(v.laid_out_in_buckets());
+  REQUIRE(v.lay_out_in_buckets_for(v.bucket_min_probes_per_key * a.group_count()));
   REQUIRE(v.laid_out_in_buckets());
+  CHECK(v.lay_out_in_buckets_for(0));  // once laid out, for any loop
   const std::size_t count = v.buckets().size();
   REQUIRE((count & (count - 1)) == 0);
   // A lane per slot while the table is at most half full, else two.
@@ -338,7 +353,52 @@ TEST_CASE("joinery.exec.arranged_values.buckets_hold_each_keys_row_and_values") 
   direct.for_each_slot([&](std::size_t, std::int64_t, ex::row_pos) { ++direct_slots; });
   direct.for_every_slot([&](std::size_t, std::int64_t, ex::row_pos, bool) { ++direct_slots; });
   CHECK(direct_slots == 0);
-  CHECK_FALSE(ex::arrange_values(direct, values).laid_out_in_buckets());
+  const auto direct_values = ex::arrange_values(direct, values);
+  CHECK_FALSE(direct_values.lay_out_in_buckets_for(std::size_t{1} << 40));
+  CHECK_FALSE(direct_values.laid_out_in_buckets());
+}
+
+TEST_CASE("joinery.exec.arranged_values.laid_out_in_buckets_by_a_probe_loop_long_enough_to_pay_for_them") {
+  // Distinct sparse keys (some rows NULL): a loop of fewer probe rows than
+  // 3 a key reads the slots and the columns at j; one of 3 a key lays the
+  // buckets out and reads them. A threaded loop counts the rows of all its
+  // parts. The pairs and values are the same either way.
+  const std::size_t m = 3000;
+  const build_side b = make_build(m, 1, false);
+  arrangement a;
+  a.build(m, [&](std::size_t j) { return b.keys[j]; });
+  REQUIRE(a.index_layout() == layout::hashed);
+  REQUIRE(a.unique());
+  using values_type = decltype(ex::arrange_values(a, b.values, b.weights));
+  const std::size_t pays = values_type::bucket_min_probes_per_key * a.group_count();
+  for (const bool threaded : {false, true}) {
+    CAPTURE(threaded);
+    const auto values = ex::arrange_values(a, b.values, b.weights);
+    for (const std::size_t rows : {pays - 1, pays}) {
+      CAPTURE(rows);
+      const std::vector<opt> probe = make_probe(rows, m, 1, false);
+      auto key_at = [&](std::size_t i) { return probe[i]; };
+      recorder bare;
+      ex::probe<ex::join_kind::left>(a, probe.size(), key_at, residual, bare);
+      a.reset_counters();
+      std::vector<valued_row> got;
+      if (threaded) {
+        auto parts = ex::probe_parts<ex::join_kind::left>(
+            ex::threads(2, 1000), a, probe.size(), key_at, residual,
+            [&](std::size_t) { return ex::with_values(valued_recorder{}, values); });
+        REQUIRE(parts.size() == 2);
+        for (const auto& p : parts) got.insert(got.end(), p.base().out.begin(), p.base().out.end());
+      } else {
+        auto valued = ex::with_values(valued_recorder{}, values);
+        ex::probe<ex::join_kind::left>(a, probe.size(), key_at, residual, valued);
+        got = valued.base().out;
+      }
+      CHECK(got == expected(bare, b));
+      CHECK(values.laid_out_in_buckets() == (rows == pays));
+      // A bucket read is one comparison a keyed row, and more only past a full bucket.
+      if (rows == pays) CHECK(a.counters().comparisons < a.counters().probes * 5 / 4);
+    }
+  }
 }
 
 TEST_CASE("joinery.exec.arranged_values.the_unfilled_lanes_key_is_one_no_row_has") {
@@ -363,6 +423,7 @@ TEST_CASE("joinery.exec.arranged_values.the_unfilled_lanes_key_is_one_no_row_has
     a.build(m, [&](std::size_t j) { return keys[j]; });
     REQUIRE(a.index_layout() == layout::hashed);
     const auto v = ex::arrange_values(a, values);
+    CHECK(v.lay_out_in_buckets_for(v.bucket_min_probes_per_key * a.group_count()) == !both_ends);
     CHECK(v.laid_out_in_buckets() == !both_ends);
     const std::int64_t greatest = both_ends ? hi : static_cast<std::int64_t>(m - 1) * 1000003 + 11;
     if (!both_ends) CHECK(v.empty_key() == greatest + 1);
@@ -407,6 +468,7 @@ TEST_CASE("joinery.exec.arranged_values.laid_out_in_buckets_also_where_the_build
   REQUIRE(a.has_filter());
   const auto values = ex::arrange_values(a, flags);
   CHECK_FALSE(values.columns_beyond_cache());
+  CHECK(values.lay_out_in_buckets_for(values.bucket_min_probes_per_key * m));
   CHECK(values.laid_out_in_buckets());
   CHECK(values.memory_bytes() >= m * (sizeof(std::int64_t) + sizeof(std::uint8_t) + sizeof(ex::row_pos)));
   const std::vector<opt> probe = make_probe(5000, m, 1, false);
@@ -471,6 +533,7 @@ TEST_CASE("joinery.exec.arranged_values.columns_of_any_type_are_read_at_the_matc
       REQUIRE(a.index_layout() == (dense ? layout::direct : layout::hashed));
       const auto values = ex::arrange_values(a, names);
       CHECK_FALSE(values.laid_out());
+      CHECK_FALSE(values.lay_out_in_buckets_for(std::size_t{1} << 40));
       CHECK_FALSE(values.laid_out_in_buckets());
       CHECK(values.columns_beyond_cache() == (m == 140000));  // 140000 strings reach prefetch_min_column_bytes
       const std::vector<opt> probe{keys[3], opt(-1), opt{}, keys[m - 1]};

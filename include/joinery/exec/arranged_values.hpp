@@ -16,7 +16,8 @@
 /// shuffled keys, 1e7 x 1e6 (stand-alone, the 2 MiB-L2 Xeon, 2026-12-03):
 /// the probe took 237-262 ms through `prefetch_build` against 73-81 ms
 /// reading the entries, which took 7-8 ms to lay out. For a hashed layout
-/// of distinct integer keys, they are copied into
+/// of distinct integer keys, the first probe loop long enough to pay for it
+/// (`lay_out_in_buckets_for`) copies them into
 /// buckets of four keys with their values beside them, which
 /// an inner or left join's probe reads in place of the arrangement's slots:
 /// one read says whether the key is there and hands its values, where the
@@ -41,6 +42,7 @@
 
 #include <joinery/core/type_list.hpp>
 #include <joinery/exec/arrangement.hpp>
+#include <joinery/exec/built_on_demand.hpp>
 #include <joinery/exec/huge_page_allocator.hpp>
 #include <joinery/exec/key_buckets.hpp>
 #include <joinery/exec/prefetch_build.hpp>
@@ -127,6 +129,23 @@ struct alignas(64) keyed_bucket {
     return (keys[lanes - 1] != empty) & (keys[0] > keys[lanes - 1]);
   }
 };
+
+/// The buckets of a hashed layout of distinct integer keys (see
+/// `arranged_values::lay_out_in_buckets_for`): a power of two of them; key
+/// k is in bucket `home_slot_of(k) >> shift` or in a later one, the next of
+/// bucket b being (b + 1) & (buckets.size() - 1), each before it full.
+template <class Key, class... T>
+struct value_buckets {
+  using bucket = keyed_bucket<Key, T...>;
+  huge_page_vector<bucket> buckets;
+  huge_page_vector<row_pos> rows;  // lane l of bucket b: rows[b * bucket::lanes + l]
+  Key empty_key{};                 // the key of an unfilled lane: one no build row has
+  unsigned shift = 0;
+  [[nodiscard]] bool empty() const noexcept { return buckets.empty(); }
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return buckets.capacity() * sizeof(bucket) + rows.capacity() * sizeof(row_pos);
+  }
+};
 }  // namespace detail
 
 /// Build columns laid out for probes of one arrangement; made by
@@ -169,9 +188,11 @@ class arranged_values {
         // read: the buckets measured faster (left count+sum 1e7 x 1e6, half
         // unmatched, the 48 MiB-L3 Xeon, 2026-12-07, 1 thread: 426-429 ->
         // 331-359 ms; inner 303-311 -> 237-257 ms), and reading the filter
-        // before the bucket slower again (313-359 -> 378-403 ms).
+        // before the bucket slower again (313-359 -> 378-403 ms). Laid out
+        // by the first probe loop long enough to pay for them
+        // (`lay_out_in_buckets_for`).
         else if (build.index_layout() == layout::hashed)
-          lay_out_in_buckets(build);
+          buckets_.want();
       }
     }
   }
@@ -194,25 +215,51 @@ class arranged_values {
   }
   /// Entry of direct index x (see `arrangement::direct_index_of`).
   [[nodiscard]] std::span<const entry> entries() const noexcept { return {entries_.data(), entries_.size()}; }
-  /// True when the values were laid out in buckets (a hashed layout of
-  /// distinct integer keys, trivially copyable values,
-  /// and a key below the least or above the greatest to mark unfilled
-  /// lanes): an inner or left
-  /// join's probe then reads `buckets()` instead of the arrangement's slots
-  /// and the columns.
-  [[nodiscard]] bool laid_out_in_buckets() const noexcept { return !buckets_.empty(); }
+  /// Probe rows per build key from which a probe loop has the values laid
+  /// out in buckets: the lay-out reads every key and row once at random,
+  /// about what one probe row per key saves. Inner count+sum into 10^6
+  /// keys (stand-alone, the 48 MiB-L3 Xeon, 2026-12-07, min of 15; lay-out
+  /// + probe against the probe of the slots and columns): 10^6 probe rows
+  /// 43 against 25-27 ms, 2 x 10^6 72 against 56, 3 x 10^6 91 against 98,
+  /// 10^7 204 against 312.
+  static constexpr std::size_t bucket_min_probes_per_key = 3;
+  /// Lays the values out in buckets, once, for a probe loop of `probe_rows`
+  /// rows in all (all parts of a threaded probe) when they are wanted (a
+  /// hashed layout of distinct integer keys and trivially copyable values)
+  /// and it is long enough (`bucket_min_probes_per_key`); from any thread.
+  /// Returns `laid_out_in_buckets()`.
+  bool lay_out_in_buckets_for(std::size_t probe_rows) const {
+    if (!buckets_.wanted()) return false;
+    if (!buckets_.built() && probe_rows < bucket_min_probes_per_key * groups_) return false;
+    return !buckets_.build_once([this] { return lay_out_in_buckets(); })->empty();
+  }
+  /// True when the values were laid out in buckets (by
+  /// `lay_out_in_buckets_for`; not for a key type holding both its ends,
+  /// where no key is free to mark an unfilled lane): an inner or left
+  /// join's probe then reads `in_buckets()` instead of the arrangement's
+  /// slots and the columns.
+  [[nodiscard]] bool laid_out_in_buckets() const noexcept {
+    const auto* laid = buckets_.get();
+    return laid && !laid->empty();
+  }
+  /// The buckets once laid out (`laid_out_in_buckets()`).
+  [[nodiscard]] const detail::value_buckets<Key, T...>& in_buckets() const noexcept { return *buckets_.get(); }
   /// The buckets: a power of two of them. Key k is in bucket
   /// `bucket_of(k)` or in a later one, the next of bucket b being
   /// (b + 1) & (buckets().size() - 1), each before it full.
-  [[nodiscard]] std::span<const bucket> buckets() const noexcept { return {buckets_.data(), buckets_.size()}; }
+  [[nodiscard]] std::span<const bucket> buckets() const noexcept {
+    return {in_buckets().buckets.data(), in_buckets().buckets.size()};
+  }
   /// The row of lane l of bucket b is `bucket_rows()[b * bucket::lanes + l]`.
   [[nodiscard]] std::span<const row_pos> bucket_rows() const noexcept {
-    return {bucket_rows_.data(), bucket_rows_.size()};
+    return {in_buckets().rows.data(), in_buckets().rows.size()};
   }
   /// The key of an unfilled lane: one no build row has.
-  [[nodiscard]] const Key& empty_key() const noexcept { return empty_key_; }
+  [[nodiscard]] const Key& empty_key() const noexcept { return in_buckets().empty_key; }
   /// The bucket where the walk for key `k` starts.
-  [[nodiscard]] std::size_t bucket_of(const Key& k) const noexcept { return build_->home_slot_of(k) >> bucket_shift_; }
+  [[nodiscard]] std::size_t bucket_of(const Key& k) const noexcept {
+    return build_->home_slot_of(k) >> in_buckets().shift;
+  }
   [[nodiscard]] const std::tuple<std::span<const T>...>& columns() const noexcept { return columns_; }
   /// True when some column reaches `prefetch_min_column_bytes` (its values
   /// at random rows are not in a core's cache): a probe that reads the
@@ -221,8 +268,7 @@ class arranged_values {
   /// Bytes of the entries (0 when not laid out).
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return entries_.capacity() * sizeof(entry) + values_by_key_.capacity() * sizeof(std::tuple<T...>) +
-           (rows_by_key_.capacity() + bucket_rows_.capacity()) * sizeof(row_pos) +
-           buckets_.capacity() * sizeof(bucket);
+           rows_by_key_.capacity() * sizeof(row_pos) + (buckets_.get() ? buckets_.get()->memory_bytes() : 0);
   }
 
   /// Throws `std::invalid_argument` unless `build` is the arrangement these
@@ -266,27 +312,29 @@ class arranged_values {
   /// few spill into the next one. Key k's bucket is its home slot's high
   /// bits, and the keys are taken in slot order: the buckets fill nearly
   /// in order.
-  void lay_out_in_buckets(const arrangement<Key, Hash>& build) {
+  detail::value_buckets<Key, T...> lay_out_in_buckets() const {
+    detail::value_buckets<Key, T...> out;
     if constexpr (detail::direct_addressable<Key>) {
+      const arrangement<Key, Hash>& build = *build_;
       const std::size_t extent = build.hashed_extent(), groups = build.group_count();
-      if (groups == 0) return;
+      if (groups == 0) return out;
       const auto occupied =
           detail::occupied_slots<Key>::gather(groups, [&build](auto&& f) { build.for_every_slot(f); });
       // No key free to mark an unfilled lane: the columns are read at j.
-      if (!occupied.has_empty_key) return;
+      if (!occupied.has_empty_key) return out;
       const Key empty = occupied.empty_key;
-      empty_key_ = empty;
+      out.empty_key = empty;
 
       const std::size_t lanes = groups * 2 <= extent ? extent : 2 * extent;
       const std::size_t count = std::max<std::size_t>(1, lanes / bucket::lanes);
       const unsigned shift = static_cast<unsigned>(std::countr_zero(extent) - std::countr_zero(count));
-      bucket_shift_ = shift;
+      out.shift = shift;
       bucket unfilled{};
       for (Key& k : unfilled.keys) k = empty;
-      buckets_.assign(count, unfilled);
-      bucket_rows_.resize(count * bucket::lanes);
-      bucket* const to = buckets_.data();
-      row_pos* const rows = bucket_rows_.data();
+      out.buckets.assign(count, unfilled);
+      out.rows.resize(count * bucket::lanes);
+      bucket* const to = out.buckets.data();
+      row_pos* const rows = out.rows.data();
       const auto columns = columns_;
       const std::size_t mask = count - 1;
       // Each bucket's filled lanes, apart: counted from its keys, the next
@@ -324,6 +372,7 @@ class arranged_values {
         std::swap(rows[b * bucket::lanes + l0], rows[b * bucket::lanes + ln]);
       }
     }
+    return out;
   }
 
   const arrangement<Key, Hash>* build_;
@@ -333,10 +382,8 @@ class arranged_values {
   detail::huge_page_vector<entry> entries_;
   detail::huge_page_vector<std::tuple<T...>> values_by_key_;
   detail::huge_page_vector<row_pos> rows_by_key_;
-  detail::huge_page_vector<bucket> buckets_;
-  detail::huge_page_vector<row_pos> bucket_rows_;
-  Key empty_key_{};
-  unsigned bucket_shift_ = 0;
+  // hashed, distinct integer keys: the buckets, laid out on demand
+  detail::built_on_demand<detail::value_buckets<Key, T...>> buckets_;
 };
 
 /// Lays build-side `columns` (contiguous, indexed by build row, at least

@@ -269,19 +269,21 @@ template <class Bucket, class Key>
 /// batch's buckets are prefetched and then resolved. A comparison is
 /// counted for each bucket read.
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
-JOINERY_DETAIL_ALWAYS_INLINE inline void probe_bucketed(std::size_t begin, std::size_t end, KeyAt& key_at,
-                                                        Accept& accept, Emit& emit, work_counters& w) {
-  const auto& values = emit.values();
-  using bucket = typename std::remove_cvref_t<decltype(values)>::bucket;
+JOINERY_DETAIL_ALWAYS_INLINE inline void probe_bucketed(const arrangement<Key, Hash>& build, std::size_t begin,
+                                                        std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
+                                                        work_counters& w) {
+  const auto& laid = emit.values().in_buckets();
+  using bucket = typename std::remove_cvref_t<decltype(laid)>::bucket;
   constexpr std::size_t lanes = bucket::lanes;
-  const bucket* const buckets = values.buckets().data();
-  const row_pos* const rows = values.bucket_rows().data();
-  const std::size_t mask = values.buckets().size() - 1;
-  const Key empty = values.empty_key();
+  const bucket* const buckets = laid.buckets.data();
+  const row_pos* const rows = laid.rows.data();
+  const std::size_t mask = laid.buckets.size() - 1;
+  const Key empty = laid.empty_key;
+  const unsigned shift = laid.shift;
   auto& bare = emit.base();
   constexpr std::size_t B = arrangement<Key, Hash>::probe_batch;
   staged_homes<Key, B> st;
-  auto home_of = [&values](const Key& k) JOINERY_DETAIL_ALWAYS_INLINE { return values.bucket_of(k); };
+  auto home_of = [&build, shift](const Key& k) JOINERY_DETAIL_ALWAYS_INLINE { return build.home_slot_of(k) >> shift; };
   const std::remove_cvref_t<decltype(buckets->values[0])> none{};  // a left join's unmatched row
   for (std::size_t base = begin; base < end; base += B) {
     const std::size_t cnt = std::min(B, end - base);
@@ -482,11 +484,12 @@ JOINERY_DETAIL_NOINLINE void probe_read_in_cache(const arrangement<Key, Hash>& b
       w);
 }
 
-/// Rows [begin, end) probed into `emit`, serial or as one part of a threaded probe.
+/// Rows [begin, end) of `probe_rows` probed into `emit`, serial or as one
+/// part of a threaded probe.
 template <join_kind Kind, class Site, class Key, class Hash, class KeyAt, class Accept, class Emit>
-JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash>& build, std::size_t begin,
-                                                     std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
-                                                     work_counters& w) {
+JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash>& build, std::size_t probe_rows,
+                                                     std::size_t begin, std::size_t end, KeyAt& key_at,
+                                                     Accept& accept, Emit& emit, work_counters& w) {
   constexpr bool prefetched = is_prefetched_emit<std::remove_cvref_t<Emit>>;
   if constexpr (is_valued_emit<std::remove_cvref_t<Emit>>) {
     emit.values().check_for(build);
@@ -499,8 +502,8 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
         probe_by_key<Kind>(build, begin, end, key_at, accept, emit, w);
         return;
       }
-      if (emit.values().laid_out_in_buckets()) {
-        probe_bucketed<Kind, Key, Hash>(begin, end, key_at, accept, emit, w);
+      if (emit.values().lay_out_in_buckets_for(probe_rows)) {
+        probe_bucketed<Kind>(build, begin, end, key_at, accept, emit, w);
         return;
       }
     }
@@ -574,7 +577,7 @@ void probe(const arrangement<Key, Hash>& build, std::size_t n_probe, KeyAt&& key
            Emit&& emit) {
   static_assert(detail::values_fit_kind<Kind, Emit>, JOINERY_DETAIL_VALUES_FIT_KIND_MESSAGE);
   work_counters w;
-  detail::probe_range<Kind, detail::serial_probe_site>(build, 0, n_probe, key_at, accept, emit, w);
+  detail::probe_range<Kind, detail::serial_probe_site>(build, n_probe, 0, n_probe, key_at, accept, emit, w);
   build.add_work(w);
 }
 
@@ -602,7 +605,7 @@ auto probe_parts(threads t, const arrangement<Key, Hash>& build, std::size_t n_p
   state.reserve(parts);
   for (std::size_t p = 0; p < parts; ++p) state.push_back(part_state{make_sink(p)});
   auto part = [&](std::size_t p, std::size_t begin, std::size_t end) {
-    detail::probe_range<Kind, detail::part_probe_site>(build, begin, end, key_at, accept, state[p].sink,
+    detail::probe_range<Kind, detail::part_probe_site>(build, n_probe, begin, end, key_at, accept, state[p].sink,
                                                       state[p].work);
   };
   detail::run_parts(parts, n_probe, part);
