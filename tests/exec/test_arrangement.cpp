@@ -194,6 +194,55 @@ TEST_CASE("joinery.exec.arrangement.group_of_row_on_every_path") {
   CHECK(dup.group_of_row(n - 1) == n / 2 - 1);
 }
 
+TEST_CASE("joinery.exec.arrangement.repeat_or_null_in_the_middle_of_a_batch") {
+  // Past the sample (4096 rows) a build inserts each batch of distinct keys
+  // at once and hands the rest of the batch, from its first repeated or
+  // NULL key, to the row-by-row insert: the groups, rows and row map must
+  // come out as if every row had been inserted alone.
+  const std::size_t n = 10000;
+  for (const bool null_first : {false, true}) {
+    std::vector<opt> keys = spread_keys(n, 1, 17);
+    // Row 5003 sits in the middle of a batch (5003 - 4096 = 28 * 32 + 11).
+    if (null_first) {
+      keys[5003] = std::nullopt;
+      keys[6010] = keys[4500];
+    } else {
+      keys[5003] = keys[4500];
+      keys[6010] = std::nullopt;
+    }
+    keys[7777] = keys[6000];
+    const auto a = build_of(keys);
+    CHECK(a.index_layout() == layout::hashed);
+    CHECK(a.counters().inserts == n - 1);
+    CHECK(a.keyed_rows() == n - 1);
+    CHECK(a.group_count() == n - 3);
+    CHECK(!a.unique());
+    CHECK(a.duplicate_group_count() == 2);
+    const std::size_t repeat = null_first ? 6010 : 5003, null_row = null_first ? 5003 : 6010;
+    CHECK(to_vec(a.matches(*keys[4500])) == std::vector<row_pos>{4500, static_cast<row_pos>(repeat)});
+    CHECK(to_vec(a.matches(*keys[6000])) == std::vector<row_pos>{6000, 7777});
+    CHECK(a.group_of_row(null_row) == no_group);
+    CHECK(a.group_of_row(repeat) == 4500);
+    CHECK(a.group_of_row(5002) == 5002);
+    CHECK(a.group_of_row(5004) == 5003);  // one row before it founded no group
+    CHECK(a.group_of_row(6011) == 6009);
+    CHECK(a.group_of_row(7777) == a.group_of_row(6000));
+    CHECK(a.group_of_row(n - 1) == n - 4);  // the last of n - 3 groups
+    CHECK(a.group_key(n - 4) == *keys[n - 1]);
+    CHECK(a.find(*keys[5004]) == 5003);
+    CHECK(a.counters().comparisons <= 4 * (n - 1));
+  }
+  // Keys moved into the table (strings): the repeated one is not moved
+  // out of the batch before the row-by-row insert reads it.
+  std::vector<std::optional<std::string>> words(6000);
+  for (std::size_t i = 0; i < words.size(); ++i) words[i] = "key " + std::to_string(i * 7919);
+  words[5000] = words[4321];
+  const auto w = build_of(words);
+  CHECK(w.group_count() == 5999);
+  CHECK(to_vec(w.matches("key " + std::to_string(4321 * 7919))) == std::vector<row_pos>{4321, 5000});
+  CHECK(w.group_key(5000) == "key " + std::to_string(5001 * 7919));
+}
+
 TEST_CASE("joinery.exec.arrangement.build_groups_skips_positions") {
   for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
     const std::vector<opt> keys{5 * scale, 3 * scale, std::nullopt, 5 * scale, 7 * scale};

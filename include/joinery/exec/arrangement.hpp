@@ -1057,7 +1057,12 @@ class arrangement {
       stage_keys(st, base, cnt, key_at, slots_.data(), shift_, mask_);
     };
     batched(head, n, buf, stage, [&](staged_keys& st, std::size_t base, std::size_t cnt) {
-      for (std::size_t t = 0; t < cnt; ++t) put(base + t, st.has[t] ? &st.key[t] : nullptr, st.hash[t]);
+      // Rows of distinct keys first (the whole batch, in a build of
+      // distinct keys), then the rest one by one from the first NULL or
+      // repeated key.
+      std::size_t t = 0;
+      if (!mapped && !overloaded(groups_ + cnt, slots_.size())) t = insert_distinct(st, base, cnt, w);
+      for (; t < cnt; ++t) put(base + t, st.has[t] ? &st.key[t] : nullptr, st.hash[t]);
     });
   }
 
@@ -1068,6 +1073,48 @@ class arrangement {
     std::uint64_t hash[probe_batch];
     bool has[probe_batch];  // false: a NULL key
   };
+  /// Inserts the rows of staged batch `st` (rows base, base + 1, ...) up
+  /// to its first NULL or repeated key, each founding a group as `insert`
+  /// does, and returns how many. The caller makes sure the table cannot
+  /// fill up in the batch (no rehash) and that no row map is kept yet.
+  /// The table, its mask and the group count are locals here: through the
+  /// members, each key stored into a slot may alias them (an integer key
+  /// and `std::size_t` do), so they were read again for every row. A build
+  /// of 10^5 distinct keys (stand-alone, min of 100, against the flat
+  /// table's build in the same binary, the 48 MiB-L3 Xeon, 2026-12-07):
+  /// 2.0-2.7 -> 1.5-1.7 ms (the flat table's 1.1-1.8); 10^6 keys 39-42 ->
+  /// 34-35 ms.
+  std::size_t insert_distinct(staged_keys& st, std::size_t base, std::size_t cnt, work_counters& w) {
+    slot* const table = slots_.data();
+    const std::size_t mask = mask_;
+    const unsigned shift = shift_;
+    std::uint32_t founded_at[probe_batch];
+    std::size_t groups = groups_, comparisons = 0, t = 0;
+    for (; t < cnt && st.has[t]; ++t) {
+      std::size_t s = static_cast<std::size_t>(st.hash[t] >> shift) & mask;
+      std::size_t walked = 0;  // comparisons of this row: counted once it is inserted here
+      bool repeated = false;
+      for (; table[s].group != no_group; s = (s + 1) & mask) {
+        ++walked;
+        if (table[s].key == st.key[t]) {
+          repeated = true;
+          break;
+        }
+      }
+      if (repeated) break;  // `put` takes it, and counts its comparisons
+      comparisons += walked;
+      table[s].key = std::move(st.key[t]);
+      table[s].group = static_cast<group_id>(groups++);
+      table[s].first = static_cast<row_pos>(base + t);
+      founded_at[t] = static_cast<std::uint32_t>(s);
+    }
+    group_slot_.insert(group_slot_.end(), founded_at, founded_at + t);
+    w.inserts += t;
+    w.comparisons += comparisons;
+    keyed_ += t;
+    groups_ = groups;
+    return t;
+  }
   /// Stages a batch; `table` is the slot array whose home slots (`shift`,
   /// `mask` as `slot_of`: a fold passes its own copies, which its
   /// accumulator writes cannot alias) are prefetched.
