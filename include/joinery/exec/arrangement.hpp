@@ -880,6 +880,18 @@ class arrangement {
     }
   }
 
+  /// The slot of `table` (`mask` + 1 slots) that holds `k`, walking on from
+  /// slot `s`, or the empty slot that ends the walk; each occupied slot met
+  /// counts a comparison. The build's walk (`insert_hashed`, `insert_distinct`).
+  [[gnu::always_inline]] static std::size_t walk_to_key(const slot* table, std::size_t mask, std::size_t s,
+                                                         const Key& k, std::uint64_t& comparisons) {
+    for (; table[s].group != no_group; s = (s + 1) & mask) {
+      ++comparisons;
+      if (table[s].key == k) break;
+    }
+    return s;
+  }
+
   /// Group of `k`, founding a new one (with row i) when the key is new.
   group_id insert(Key&& k, std::size_t i, work_counters& w) {
     const std::uint64_t h = hash_(k);
@@ -889,14 +901,8 @@ class arrangement {
   // spent 40% of its time in it (8% faster inlined).
   [[gnu::always_inline]] group_id insert_hashed(Key&& k, std::uint64_t h, std::size_t i, work_counters& w) {
     ++w.inserts;
-    std::size_t s = slot_of(h);
-    for (;;) {
-      slot& sl = slots_[s];
-      if (sl.group == no_group) break;
-      ++w.comparisons;
-      if (sl.key == k) return sl.group;
-      s = (s + 1) & mask_;
-    }
+    const std::size_t s = walk_to_key(slots_.data(), mask_, slot_of(h), k, w.comparisons);
+    if (slots_[s].group != no_group) return slots_[s].group;
     const auto g = static_cast<group_id>(groups_++);
     slots_[s].key = std::move(k);
     slots_[s].group = g;
@@ -1089,19 +1095,13 @@ class arrangement {
     const std::size_t mask = mask_;
     const unsigned shift = shift_;
     std::uint32_t founded_at[probe_batch];
-    std::size_t groups = groups_, comparisons = 0, t = 0;
+    std::size_t groups = groups_, t = 0;
+    std::uint64_t comparisons = 0;
     for (; t < cnt && st.has[t]; ++t) {
-      std::size_t s = static_cast<std::size_t>(st.hash[t] >> shift) & mask;
-      std::size_t walked = 0;  // comparisons of this row: counted once it is inserted here
-      bool repeated = false;
-      for (; table[s].group != no_group; s = (s + 1) & mask) {
-        ++walked;
-        if (table[s].key == st.key[t]) {
-          repeated = true;
-          break;
-        }
-      }
-      if (repeated) break;  // `put` takes it, and counts its comparisons
+      std::uint64_t walked = 0;  // comparisons of this row: counted once it is inserted here
+      const std::size_t s =
+          walk_to_key(table, mask, static_cast<std::size_t>(st.hash[t] >> shift) & mask, st.key[t], walked);
+      if (table[s].group != no_group) break;  // repeated: `put` takes it, and counts its comparisons
       comparisons += walked;
       table[s].key = std::move(st.key[t]);
       table[s].group = static_cast<group_id>(groups++);
