@@ -243,6 +243,44 @@ TEST_CASE("joinery.exec.arrangement.repeat_or_null_in_the_middle_of_a_batch") {
   CHECK(w.group_key(5000) == "key " + std::to_string(5001 * 7919));
 }
 
+TEST_CASE("joinery.exec.arrangement.stage_ahead_order") {
+  // The loop of a fold and of the bucket probes: every row of [from, n)
+  // staged once and resolved once, in order, `stage_lead` rows after it was
+  // staged (or all staged at once when fewer remain), and its ring entry
+  // not staged again before it is resolved.
+  namespace d = jy::exec::detail;
+  for (const std::size_t from : {std::size_t{0}, std::size_t{5}, std::size_t{4096}}) {
+    for (const std::size_t count : {std::size_t{0}, std::size_t{1}, d::stage_lead - 1, d::stage_lead,
+                                    d::stage_lead + 1, d::stage_ring, std::size_t{1000}}) {
+      const std::size_t n = from + count;
+      INFO("from " << from << " count " << count);
+      std::vector<std::size_t> staged_at(n, 0), resolved_at(n, 0), ring(d::stage_ring, n);
+      std::size_t step = 0, next_resolved = from;
+      bool entries_kept = true;
+      auto stage = [&](std::size_t t, std::size_t i) {
+        staged_at[i] = ++step;
+        entries_kept = entries_kept && t == i % d::stage_ring && ring[t] == n;  // the entry is free
+        ring[t] = i;
+      };
+      auto resolve = [&](std::size_t t, std::size_t i) {
+        resolved_at[i] = ++step;
+        entries_kept = entries_kept && i == next_resolved++ && ring[t] == i;
+        ring[t] = n;
+      };
+      d::stage_ahead(from, n, stage, resolve);
+      CHECK(entries_kept);
+      CHECK(next_resolved == n);
+      for (std::size_t i = from; i < n; ++i) {
+        REQUIRE(staged_at[i] != 0);
+        REQUIRE(staged_at[i] < resolved_at[i]);
+        // Staged with the first rows, or just before row i - stage_lead was resolved.
+        if (i >= from + d::stage_lead) REQUIRE(staged_at[i] + 1 == resolved_at[i - d::stage_lead]);
+        else REQUIRE(staged_at[i] == i - from + 1);
+      }
+    }
+  }
+}
+
 TEST_CASE("joinery.exec.arrangement.build_groups_skips_positions") {
   for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
     const std::vector<opt> keys{5 * scale, 3 * scale, std::nullopt, 5 * scale, 7 * scale};

@@ -116,6 +116,35 @@ inline void prefetch_read_outer(const void* p) noexcept {
 #endif
 }
 
+/// The ring of staged rows of `stage_ahead`, and how far ahead it stages.
+inline constexpr std::size_t stage_ring = 32;
+inline constexpr std::size_t stage_lead = 24;
+static_assert(stage_lead < stage_ring && (stage_ring & (stage_ring - 1)) == 0);
+
+/// Rows [from, n) in input order, each staged (`stage(t, row)`: key read,
+/// hashed, its line prefetched, kept at entry t = row % stage_ring of the
+/// caller's ring) `stage_lead` rows before it is resolved
+/// (`resolve(t, row)`). One row staged, one resolved: the prefetches are
+/// spread among the resolves. A batch staged at once issues more
+/// prefetches than the core has line-fill buffers, and the loop waits on
+/// them with nothing to resolve (group-by of 10^7 rows into 10^5 groups,
+/// against a flat table prefetching 16 rows ahead in the same binary:
+/// 1.32-1.42x -> 1.06-1.14x its time; 16 rows ahead 1.10-1.19x; the
+/// 48 MiB-L3 Xeon, 2026-12-07).
+template <class Stage, class Resolve>
+JOINERY_DETAIL_ALWAYS_INLINE inline void stage_ahead(std::size_t from, std::size_t n, Stage& stage,
+                                                     Resolve& resolve) {
+  constexpr std::size_t last = stage_ring - 1;
+  const std::size_t staged_first = std::min(n, from + stage_lead);
+  for (std::size_t i = from; i < staged_first; ++i) stage(i & last, i);
+  std::size_t i = from;
+  for (const std::size_t steady = n > stage_lead ? n - stage_lead : 0; i < steady; ++i) {
+    stage((i + stage_lead) & last, i + stage_lead);
+    resolve(i & last, i);
+  }
+  for (; i < n; ++i) resolve(i & last, i);
+}
+
 /// How a build, fold or probe loop holds a callable it was given: its own
 /// copy when copying is cheap and cannot be observed (`Copy`: a call cannot
 /// change the object, or the caller does not see it again; small and
@@ -1121,17 +1150,23 @@ class arrangement {
   template <class KeyAt, class T>
   JOINERY_DETAIL_ALWAYS_INLINE void stage_keys(staged_keys& st, std::size_t base, std::size_t cnt, KeyAt& key_at,
                                                const T* table, unsigned shift, std::size_t mask) const {
-    for (std::size_t t = 0; t < cnt; ++t) {
-      std::optional<Key> k = key_at(base + t);
-      st.has[t] = k.has_value();
-      if (!k) continue;
-      const std::uint64_t h = hash_(*k);
-      st.hash[t] = h;
-      st.key[t] = std::move(*k);
-      const std::size_t home = static_cast<std::size_t>(h >> shift) & mask;
-      detail::prefetch_read(table + home);
-      detail::prefetch_read(table + ((home + 1) & mask));  // as the probe's: a walk into the next line
-    }
+    // And the slot after the home: as the probe's, a walk into the next line.
+    for (std::size_t t = 0; t < cnt; ++t) stage_key<true>(st, t, base + t, key_at, table, shift, mask);
+  }
+  /// Stages row `i` as entry `t` of a batch; with `NextLine`, the slot
+  /// after its home is prefetched too.
+  template <bool NextLine, class KeyAt, class T>
+  JOINERY_DETAIL_ALWAYS_INLINE void stage_key(staged_keys& st, std::size_t t, std::size_t i, KeyAt& key_at,
+                                              const T* table, unsigned shift, std::size_t mask) const {
+    std::optional<Key> k = key_at(i);
+    st.has[t] = k.has_value();
+    if (!k) return;
+    const std::uint64_t h = hash_(*k);
+    st.hash[t] = h;
+    st.key[t] = std::move(*k);
+    const std::size_t home = static_cast<std::size_t>(h >> shift) & mask;
+    detail::prefetch_read(table + home);
+    if constexpr (NextLine) detail::prefetch_read(table + ((home + 1) & mask));
   }
 
   /// Sizes the table for `expected` keys: a build of distinct keys gets its
@@ -1278,20 +1313,22 @@ class arrangement {
     }
     for (std::size_t i = 0; i < head; ++i)
       if (head_groups[i] != no_group) fold(t_data[group_slot_[head_groups[i]]].acc, i);
-    staged_keys buf[2];
-    auto stage = [&](staged_keys& st, std::size_t base, std::size_t cnt) {
-      stage_keys(st, base, cnt, key_at, t_data, shift, mask);
+    // Only the home slot is prefetched: a second line per row crowds the
+    // lines in flight, and a walk past the home's line is rare in a table
+    // at most 0.35 full.
+    static_assert(detail::stage_ring <= probe_batch);
+    staged_keys st;
+    auto stage = [&](std::size_t t, std::size_t i) JOINERY_DETAIL_ALWAYS_INLINE {
+      stage_key<false>(st, t, i, key_at, t_data, shift, mask);
     };
-    auto fold_batch = [&](staged_keys& st, std::size_t base, std::size_t cnt) JOINERY_DETAIL_ALWAYS_INLINE {
-      for (std::size_t t = 0; t < cnt; ++t) {
-        if (!st.has[t]) continue;
-        // Home slot from the hash now: the table may have grown since the batch was staged.
-        const std::size_t home = static_cast<std::size_t>(st.hash[t] >> shift) & mask;
-        const std::size_t s = locate(std::move(st.key[t]), home, base + t);  // may move the table
-        fold(t_data[s].acc, base + t);
-      }
+    auto fold_row = [&](std::size_t t, std::size_t i) JOINERY_DETAIL_ALWAYS_INLINE {
+      if (!st.has[t]) return;
+      // Home slot from the hash now: the table may have grown since the row was staged.
+      const std::size_t home = static_cast<std::size_t>(st.hash[t] >> shift) & mask;
+      const std::size_t s = locate(std::move(st.key[t]), home, i);  // may move the table
+      fold(t_data[s].acc, i);
     };
-    batched(head, n, buf, stage, fold_batch);
+    detail::stage_ahead(head, n, stage, fold_row);
     keyed_ = keyed;
     w.inserts += keyed;
     w.comparisons += comparisons;
