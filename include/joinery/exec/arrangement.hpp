@@ -1086,32 +1086,46 @@ class arrangement {
       const std::size_t expected = estimate_groups(n, head);
       presize(expected);
     }
-    // The rest in batches (in input order).
-    staged_keys buf[2];
-    auto stage = [&](staged_keys& st, std::size_t base, std::size_t cnt) {
-      stage_keys(st, base, cnt, key_at, slots_.data(), shift_, mask_);
+    // The rest in input order, each row staged (read, hashed, home slot
+    // and the slot after it prefetched) `detail::stage_lead` rows before
+    // it is inserted, as `detail::stage_ahead` does; in chunks of
+    // `probe_batch` rows, whose distinct keys go in at once.
+    staged_keys st;
+    constexpr std::size_t last = detail::stage_ring - 1;
+    auto stage = [&](std::size_t r) JOINERY_DETAIL_ALWAYS_INLINE {
+      if (r < n) stage_key<true>(st, r & last, r, key_at, slots_.data(), shift_, mask_);
     };
-    batched(head, n, buf, stage, [&](staged_keys& st, std::size_t base, std::size_t cnt) {
-      // Rows of distinct keys first (the whole batch, in a build of
+    for (std::size_t r = head; r < std::min(n, head + detail::stage_lead); ++r) stage(r);
+    for (std::size_t i = head; i < n;) {
+      const std::size_t end = std::min(n, i + probe_batch);
+      // Rows of distinct keys first (the whole chunk, in a build of
       // distinct keys), then the rest one by one from the first NULL or
       // repeated key.
-      std::size_t t = 0;
-      if (!mapped && !overloaded(groups_ + cnt, slots_.size())) t = insert_distinct(st, base, cnt, w);
-      for (; t < cnt; ++t) put(base + t, st.has[t] ? &st.key[t] : nullptr, st.hash[t]);
-    });
+      bool ahead_staged = false;
+      if (!mapped && !overloaded(groups_ + (end - i), slots_.size()))
+        i = insert_distinct(st, i, end, n, key_at, w, ahead_staged);
+      for (; i < end; ++i) {
+        if (!ahead_staged) stage(i + detail::stage_lead);
+        ahead_staged = false;
+        const std::size_t t = i & last;
+        put(i, st.has[t] ? &st.key[t] : nullptr, st.hash[t]);
+      }
+    }
   }
 
-  /// A batch of build rows: keys read and hashed, home slots (and the
-  /// slots after them) prefetched.
+  /// The ring of staged build or fold rows (`detail::stage_ahead`): keys
+  /// read and hashed, home slots prefetched.
   struct staged_keys {
-    Key key[probe_batch];
-    std::uint64_t hash[probe_batch];
-    bool has[probe_batch];  // false: a NULL key
+    Key key[detail::stage_ring];
+    std::uint64_t hash[detail::stage_ring];
+    bool has[detail::stage_ring];  // false: a NULL key
   };
-  /// Inserts the rows of staged batch `st` (rows base, base + 1, ...) up
-  /// to its first NULL or repeated key, each founding a group as `insert`
-  /// does, and returns how many. The caller makes sure the table cannot
-  /// fill up in the batch (no rehash) and that no row map is kept yet.
+  /// Inserts rows [i, end), staged in the ring `st`, up to the first NULL
+  /// or repeated key, each founding a group as `insert` does, staging row
+  /// r + stage_lead (below n) before row r; returns the first row not
+  /// inserted (`ahead_staged`: its row + stage_lead is staged already).
+  /// The caller makes sure the table cannot fill up in the chunk (no
+  /// rehash) and that no row map is kept yet.
   /// The table, its mask and the group count are locals here: through the
   /// members, each key stored into a slot may alias them (an integer key
   /// and `std::size_t` do), so they were read again for every row. A build
@@ -1119,42 +1133,47 @@ class arrangement {
   /// table's build in the same binary, the 48 MiB-L3 Xeon, 2026-12-07):
   /// 2.0-2.7 -> 1.5-1.7 ms (the flat table's 1.1-1.8); 10^6 keys 39-42 ->
   /// 34-35 ms.
-  std::size_t insert_distinct(staged_keys& st, std::size_t base, std::size_t cnt, work_counters& w) {
+  template <class KeyAt>
+  std::size_t insert_distinct(staged_keys& st, std::size_t i, std::size_t end, std::size_t n, KeyAt& key_at,
+                              work_counters& w, bool& ahead_staged) {
     slot* const table = slots_.data();
     const std::size_t mask = mask_;
     const unsigned shift = shift_;
+    constexpr std::size_t last = detail::stage_ring - 1;
     std::uint32_t founded_at[probe_batch];
-    std::size_t groups = groups_, t = 0;
+    const std::size_t from = i;
+    std::size_t groups = groups_;
     std::uint64_t comparisons = 0;
-    for (; t < cnt && st.has[t]; ++t) {
+    for (; i < end; ++i) {
+      // Row i + stage_lead staged first, as `stage_ahead` does (the caller
+      // is told when the row that stops the loop has had it staged).
+      if (i + detail::stage_lead < n)
+        stage_key<true>(st, (i + detail::stage_lead) & last, i + detail::stage_lead, key_at, table, shift, mask);
+      ahead_staged = true;
+      const std::size_t t = i & last;
+      if (!st.has[t]) break;
       std::uint64_t walked = 0;  // comparisons of this row: counted once it is inserted here
-      const std::size_t s =
-          walk_to_key(table, mask, static_cast<std::size_t>(st.hash[t] >> shift) & mask, st.key[t], walked);
+      const std::size_t s = walk_to_key(table, mask, static_cast<std::size_t>(st.hash[t] >> shift) & mask, st.key[t], walked);
       if (table[s].group != no_group) break;  // repeated: `put` takes it, and counts its comparisons
       comparisons += walked;
       table[s].key = std::move(st.key[t]);
       table[s].group = static_cast<group_id>(groups++);
-      table[s].first = static_cast<row_pos>(base + t);
-      founded_at[t] = static_cast<std::uint32_t>(s);
+      table[s].first = static_cast<row_pos>(i);
+      founded_at[i - from] = static_cast<std::uint32_t>(s);
+      ahead_staged = false;
     }
-    group_slot_.insert(group_slot_.end(), founded_at, founded_at + t);
-    w.inserts += t;
+    const std::size_t inserted = i - from;
+    group_slot_.insert(group_slot_.end(), founded_at, founded_at + inserted);
+    w.inserts += inserted;
     w.comparisons += comparisons;
-    keyed_ += t;
+    keyed_ += inserted;
     groups_ = groups;
-    return t;
+    return i;
   }
-  /// Stages a batch; `table` is the slot array whose home slots (`shift`,
-  /// `mask` as `slot_of`: a fold passes its own copies, which its
-  /// accumulator writes cannot alias) are prefetched.
-  template <class KeyAt, class T>
-  JOINERY_DETAIL_ALWAYS_INLINE void stage_keys(staged_keys& st, std::size_t base, std::size_t cnt, KeyAt& key_at,
-                                               const T* table, unsigned shift, std::size_t mask) const {
-    // And the slot after the home: as the probe's, a walk into the next line.
-    for (std::size_t t = 0; t < cnt; ++t) stage_key<true>(st, t, base + t, key_at, table, shift, mask);
-  }
-  /// Stages row `i` as entry `t` of a batch; with `NextLine`, the slot
-  /// after its home is prefetched too.
+  /// Stages row `i` as entry `t` of the ring; `table` is the slot array
+  /// whose home slot (`shift`, `mask` as `slot_of`: a fold passes its own
+  /// copies, which its accumulator writes cannot alias) is prefetched,
+  /// with `NextLine` the slot after it too (a walk into the next line).
   template <bool NextLine, class KeyAt, class T>
   JOINERY_DETAIL_ALWAYS_INLINE void stage_key(staged_keys& st, std::size_t t, std::size_t i, KeyAt& key_at,
                                               const T* table, unsigned shift, std::size_t mask) const {
@@ -1316,7 +1335,6 @@ class arrangement {
     // Only the home slot is prefetched: a second line per row crowds the
     // lines in flight, and a walk past the home's line is rare in a table
     // at most 0.35 full.
-    static_assert(detail::stage_ring <= probe_batch);
     staged_keys st;
     auto stage = [&](std::size_t t, std::size_t i) JOINERY_DETAIL_ALWAYS_INLINE {
       stage_key<false>(st, t, i, key_at, t_data, shift, mask);
@@ -1379,24 +1397,6 @@ class arrangement {
   template <class Acc>
   void grow_fold_table(detail::huge_page_vector<fold_slot<Acc>>& table, std::size_t cap, const Acc& init) {
     rehash_table(table, cap, fold_slot<Acc>{slot{}, init}, [](fold_slot<Acc>& e) -> slot& { return e.base; });
-  }
-
-  /// The batched loop of the build passes: rows [from, n) in batches; the
-  /// next batch is staged (keys read, hashed, slots prefetched) while the
-  /// current one is resolved, in input order.
-  template <class Staged, class Stage, class Resolve>
-  JOINERY_DETAIL_ALWAYS_INLINE static void batched(std::size_t from, std::size_t n, Staged (&buf)[2], Stage& stage,
-                                                   Resolve&& resolve) {
-    constexpr std::size_t B = probe_batch;
-    std::size_t base = from, cnt = std::min(B, n - from);
-    if (cnt) stage(buf[0], base, cnt);
-    for (unsigned cur = 0; cnt != 0; cur ^= 1U) {
-      const std::size_t next = base + cnt, next_cnt = std::min(B, n - next);
-      if (next_cnt) stage(buf[cur ^ 1U], next, next_cnt);
-      resolve(buf[cur], base, cnt);
-      base = next;
-      cnt = next_cnt;
-    }
   }
 
   /// After `fold_groups`: group sizes from the fold's counts. A build with
