@@ -327,6 +327,27 @@ class arrangement {
   /// groups with a 32 MiB cache; with 260 MiB, 10^6 groups folded in a
   /// 128 MiB table took 265-292 ms against 328-395 ms in two passes).
   [[nodiscard]] static std::size_t fold_in_table_max_bytes() noexcept { return last_level_cache_bytes() / 2; }
+  /// The in-table limit of a fold of `n` rows on one thread (`exec::fold_groups`):
+  /// `fold_in_table_max_bytes`, or `fold_table_bytes_per_row` bytes a row
+  /// where that is more. Its rows staged ahead one at a time
+  /// (`detail::stage_ahead`), a fold beyond the cache gathers no slower than
+  /// the grouping build of the second pass does, which then writes and reads
+  /// a group per row again, while the table costs its fill once: group-by of
+  /// 10^7 rows, 10^6 groups, the 48 MiB-L3 Xeon (2026-12-07), in a 128 MiB
+  /// table 214-217 ms, 64 MiB 252-265, in two passes 310-388; 3 x 10^6
+  /// groups in 512 MiB 417-425 against 447-462; 6 x 10^6 in 1 GiB 908-932
+  /// against 496-501.
+  [[nodiscard]] static std::size_t fold_in_table_limit_bytes(std::size_t n) noexcept {
+    return fold_in_table_limit_bytes(n, fold_in_table_max_bytes());
+  }
+  /// The same over the cache limit `cache_limit_bytes` (a fold beside
+  /// others on their own threads: `fold_in_table_shared_max_bytes`; two
+  /// threads, each folding 5 x 10^5 groups of 5 x 10^6 rows, 200-210 ->
+  /// 159-165 ms).
+  [[nodiscard]] static std::size_t fold_in_table_limit_bytes(std::size_t n, std::size_t cache_limit_bytes) noexcept {
+    return std::max(cache_limit_bytes, n * fold_table_bytes_per_row);
+  }
+  static constexpr std::size_t fold_table_bytes_per_row = 16;
   /// The in-table limit of a fold running beside others on their own
   /// threads (the threaded `exec::fold_groups`): half the cache those limits
   /// were first measured on, whatever this machine's. With a 260 MiB cache,
@@ -1206,8 +1227,10 @@ class arrangement {
     detail::loop_key_at_t<KeyAtRef> key_at = key_at_given;
     detail::loop_fold_t<FoldRef, Acc> fold = fold_given;
     if constexpr (detail::direct_addressable<Key>) {
-      if (identity_ ||
-          direct_.size() * (sizeof(group_id) + sizeof(Acc) + sizeof(row_pos)) > limit)
+      // Within the cache only: its rows read the array, the accumulator and
+      // the count without a prefetch.
+      if (identity_ || direct_.size() * (sizeof(group_id) + sizeof(Acc) + sizeof(row_pos)) >
+                           std::min(limit, fold_in_table_max_bytes()))
         return false;
       for (std::size_t i = 0; i < n; ++i) {
         std::optional<Key> k = key_at(i);

@@ -201,14 +201,15 @@ template <class Key, class Acc, class KeyAt, class Fold>
 /// Groups rows [0, n) by `key_at(i)` (as `group_rows`) and folds each keyed
 /// row into its group's accumulator: `fold(acc, i)`, each group's rows in
 /// row order, each accumulator starting as a copy of `init`. One pass over
-/// the rows while the table stays in cache (`arrangement::fold_groups`).
+/// the rows while the table stays in cache, or within
+/// `arrangement::fold_in_table_limit_bytes(n)` (`arrangement::fold_groups`).
 /// `fold` must not throw.
 ///
 /// Example: count and sum per key,
 /// `exec::fold_groups<std::int64_t>(n, key_at, cs{}, [&](cs& a, std::size_t i) { ++a.count; a.sum += v[i]; })`.
 template <class Key, class Acc, class KeyAt, class Fold>
 [[nodiscard]] folded_groups<Acc> fold_groups(std::size_t n, KeyAt&& key_at, const Acc& init, Fold&& fold) {
-  return detail::fold_groups_within<Key>(arrangement<Key>::fold_in_table_max_bytes(), n, key_at, init, fold);
+  return detail::fold_groups_within<Key>(arrangement<Key>::fold_in_table_limit_bytes(n), n, key_at, init, fold);
 }
 
 /// The same on up to `t.count` threads: the rows are split by key hash (as
@@ -226,7 +227,8 @@ template <class Key, class Acc, class KeyAt, class Fold>
   auto fold_part = [&](std::size_t p, std::size_t, std::size_t) {
     const auto& mine = rows[p];
     local[p] = detail::fold_groups_within<Key>(
-        arrangement<Key>::fold_in_table_shared_max_bytes, mine.size(),
+        arrangement<Key>::fold_in_table_limit_bytes(mine.size(), arrangement<Key>::fold_in_table_shared_max_bytes),
+        mine.size(),
         [&](std::size_t j) { return key_at(mine[j]); }, init, [&](Acc& a, std::size_t j) { fold(a, mine[j]); });
     for (auto& l : local[p].leaders) l = mine[l];  // the part's rows -> rows
   };
