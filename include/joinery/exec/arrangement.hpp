@@ -1174,7 +1174,8 @@ class arrangement {
       const std::size_t t = i & last;
       if (!st.has[t]) break;
       std::uint64_t walked = 0;  // comparisons of this row: counted once it is inserted here
-      const std::size_t s = walk_to_key(table, mask, static_cast<std::size_t>(st.hash[t] >> shift) & mask, st.key[t], walked);
+      const std::size_t s =
+          walk_to_key(table, mask, static_cast<std::size_t>(st.hash[t] >> shift) & mask, st.key[t], walked);
       if (table[s].group != no_group) break;  // repeated: `put` takes it, and counts its comparisons
       comparisons += walked;
       table[s].key = std::move(st.key[t]);
