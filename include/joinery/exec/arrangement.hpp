@@ -321,11 +321,12 @@ class arrangement {
     return detail::next_pow2(groups * 10 / 7 + 1) * sizeof(fold_slot<Acc>) <= table_limit_bytes;
   }
   /// Table size up to which `fold_groups` folds in its table (the
-  /// accumulators in the slots), as the rows are inserted: half the
-  /// last-level cache (cache_size.hpp), as for the key filter. Beyond it a
-  /// second pass over the rows was faster (measured in bench/peers: 10^6
-  /// groups with a 32 MiB cache; with 260 MiB, 10^6 groups folded in a
-  /// 128 MiB table took 265-292 ms against 328-395 ms in two passes).
+  /// accumulators in the slots), as the rows are inserted, by default: half
+  /// the last-level cache (cache_size.hpp), as for the key filter. Beyond
+  /// it a second pass over the rows was faster while a fold staged its rows
+  /// in batches (10^6 groups with a 32 MiB cache); staged one at a time it
+  /// is not, up to `fold_in_table_limit_bytes(n)`, which `exec::fold_groups`
+  /// passes.
   [[nodiscard]] static std::size_t fold_in_table_max_bytes() noexcept { return last_level_cache_bytes() / 2; }
   /// The in-table limit of a fold of `n` rows on one thread (`exec::fold_groups`):
   /// `fold_in_table_max_bytes`, or `fold_table_bytes_per_row` bytes a row
