@@ -708,6 +708,35 @@ TEST_CASE("joinery.exec.arrangement.for_each_group_visits_groups_in_order") {
   none.for_each_group([](jy::exec::group_id, const std::int64_t&, row_pos) { FAIL("an empty build has no group"); });
 }
 
+TEST_CASE("joinery.exec.arrangement.for_each_group_by_key_visits_the_direct_layout_in_key_order") {
+  using visit = std::tuple<std::size_t, jy::exec::group_id, row_pos>;
+  auto visits = [](const arrangement<std::int64_t>& a) {
+    std::vector<visit> seen;
+    a.for_each_group_by_key([&](std::size_t x, jy::exec::group_id g, row_pos leader) { seen.emplace_back(x, g, leader); });
+    return seen;
+  };
+  // Keys 10..14 in shuffled rows, none NULL: row r founded group r.
+  auto own = build_of(std::vector<opt>{12, 10, 14, 11, 13});
+  REQUIRE(own.index_layout() == layout::direct);
+  CHECK(visits(own) == std::vector<visit>{{0, 1, 1}, {1, 3, 3}, {2, 0, 0}, {3, 4, 4}, {4, 2, 2}});
+  // A NULL row and a repeated key: groups are founded by the first row of
+  // their key (key 12 at row 1, founding group 0 there; key 20 at row 4 is
+  // group 2); keys 14..19 have no row and are skipped.
+  auto shared = build_of(std::vector<opt>{opt{}, 12, 13, 12, 20, 13});
+  REQUIRE(shared.index_layout() == layout::direct);
+  CHECK(visits(shared) == std::vector<visit>{{0, 0, 1}, {1, 1, 2}, {8, 2, 4}});
+  // Distinct keys after a NULL: every group's leader is one row after it.
+  auto after_null = build_of(std::vector<opt>{opt{}, 7, 5, 6});
+  CHECK(visits(after_null) == std::vector<visit>{{0, 1, 2}, {1, 2, 3}, {2, 0, 1}});
+  // Nothing for the identity or a hashed layout.
+  auto id = build_of(std::vector<opt>{100, 101, 102});
+  REQUIRE(id.index_layout() == layout::identity);
+  CHECK(visits(id).empty());
+  auto hashed = build_of(std::vector<opt>{0, 1000003, 2000006});
+  REQUIRE(hashed.index_layout() == layout::hashed);
+  CHECK(visits(hashed).empty());
+}
+
 TEST_CASE("joinery.exec.arrangement.estimated_group_count_from_a_sample") {
   // 100 sampled rows, every other one NULL, the others distinct: 1000 rows
   // are expected to hold 500 keyed rows, hence at most 500 groups.

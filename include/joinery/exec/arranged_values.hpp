@@ -283,28 +283,35 @@ class arranged_values {
 
  private:
   void lay_out(const arrangement<Key, Hash>& build) {
+    // In key order: the entries are written in order, with no fill before,
+    // and the columns read at random, reads independent of each other that
+    // the core overlaps (written at random in group order, 10^6 shuffled
+    // dense keys took 4.9-5.4 against 2.4-3.1 ms; the 48 MiB-L3 Xeon,
+    // 2026-12-07).
+    auto values_at = [this](row_pos j) {
+      return std::apply([j](const auto&... c) { return std::tuple<T...>(c[j]...); }, columns_);
+    };
     if (build.group_count() == build.direct_extent()) {
       // No hole: a key in range has a row, so no entry need say so. The
       // values alone, 8 bytes for one int64 column against an entry's 16,
       // are read a third of the time (1e7 random reads into 10^6 values,
       // AMD family 26 guest, 2026-12-07: 9-11 against 24-34 ms); the rows
       // apart, read only by an emit that uses j.
-      values_by_key_.resize(build.direct_extent());
-      rows_by_key_.resize(build.direct_extent());
-      build.for_each_group([&](group_id, const Key& key, row_pos j) {
-        const auto x = static_cast<std::size_t>(build.direct_index_of(key));
-        rows_by_key_[x] = j;
-        values_by_key_[x] = std::apply([j](const auto&... c) { return std::tuple<T...>(c[j]...); }, columns_);
+      values_by_key_.reserve(build.direct_extent());
+      rows_by_key_.reserve(build.direct_extent());
+      build.for_each_group_by_key([&](std::size_t, group_id, row_pos j) {
+        rows_by_key_.push_back(j);
+        values_by_key_.push_back(values_at(j));
       });
       return;
     }
-    entries_.resize(build.direct_extent());
     // Distinct keys: a group's leader is its only row.
-    build.for_each_group([&](group_id, const Key& key, row_pos j) {
-      entry& e = entries_[static_cast<std::size_t>(build.direct_index_of(key))];
-      e.row = j;
-      e.values = std::apply([j](const auto&... c) { return std::tuple<T...>(c[j]...); }, columns_);
+    entries_.reserve(build.direct_extent());
+    build.for_each_group_by_key([&](std::size_t x, group_id, row_pos j) {
+      entries_.resize(x);  // the keys without a row before it
+      entries_.push_back(entry{j, values_at(j)});
     });
+    entries_.resize(build.direct_extent());
   }
 
   /// The buckets hold a lane per slot of the arrangement while it is at

@@ -515,6 +515,21 @@ class arrangement {
   {
     return direct_index(k);
   }
+  /// Visits the direct layout's groups in key order, from the smallest key:
+  /// `f(index, g, leader)` with the key's `direct_index_of`, its group and
+  /// the group's founding row (nothing for another layout). The group ids
+  /// are read in order; where every row founded its own group (distinct
+  /// keys, none NULL) the founding row is the group id, else it is looked up.
+  template <class F>
+  void for_each_group_by_key(F&& f) const {
+    if (index_layout() != layout::direct) return;
+    const bool founded_by_own_row = unique_ && keyed_ == built_;
+    for (std::size_t x = 0; x < direct_.size(); ++x) {
+      const group_id g = direct_[x];
+      if (g == no_group) continue;
+      f(x, g, founded_by_own_row ? static_cast<row_pos>(g) : group_leader(g));
+    }
+  }
   /// The hashed layout's slots (0 unless the layout is `hashed`): a power
   /// of two. Key k sits at `home_slot_of(k)` or at a later slot, the next of
   /// slot s being (s + 1) & (hashed_extent() - 1), before the first empty
@@ -964,37 +979,37 @@ class arrangement {
   }
 
   /// Decides the direct-address layout from the key range (integers only).
-  template <class KeyAt>
-  bool try_direct(std::size_t n, KeyAt& key_at) {
-    bool any = false;
-    bool ident = true;  // no NULL and key(i) == key(0) + i so far
-    Key lo{}, hi{}, first{};
-    std::size_t keyed = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      std::optional<Key> k = key_at(i);
-      if (!k) {
-        ident = false;
-        continue;
+  template <class KeyAtRef>
+  bool try_direct(std::size_t n, KeyAtRef& key_at_given) {
+    detail::loop_key_at_t<KeyAtRef> key_at = key_at_given;
+    std::size_t i = 0;
+    std::optional<Key> first;
+    while (i < n && !(first = key_at(i))) ++i;
+    if (!first) return false;
+    bool ident = i == 0;  // no NULL and key(i) == key(0) + i so far
+    Key lo = *first, hi = *first;
+    std::size_t keyed = 1;
+    // Blocks of 4096 rows without a branch on the keys (a NULL leaves the
+    // range as it is). The range only grows: once it is too wide for n
+    // rows at a block's end, the scan stops (sparse keys leave after the
+    // first block, not after a full pass).
+    for (++i; i < n;) {
+      for (const std::size_t block_end = std::min(n, (i | 4095) + 1); i < block_end; ++i) {
+        const std::optional<Key> k = key_at(i);
+        const Key v = k.value_or(*first);
+        keyed += k.has_value();
+        ident &= k.has_value();
+        ident &= static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(*first) == i;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
       }
-      ++keyed;
-      if (ident && i > 0 && static_cast<std::uint64_t>(*k) - static_cast<std::uint64_t>(first) != i) ident = false;
-      if (!any) {
-        lo = hi = first = *k;
-        any = true;
-      } else {
-        lo = std::min(lo, *k);
-        hi = std::max(hi, *k);
-      }
-      // The range only grows: once it is too wide for n rows, stop reading
-      // (sparse keys leave after the first block, not after a full pass).
-      if ((i & 4095) == 4095 &&
+      if ((i & 4095) == 0 &&
           static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) >= 2 * static_cast<std::uint64_t>(n) + 1024)
         return false;
     }
-    if (!any) return false;
     if (ident && n < no_group) {  // rows hold key(0), key(0)+1, ...
       identity_ = true;
-      direct_min_ = first;
+      direct_min_ = *first;
       return true;
     }
     const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
