@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -136,6 +137,13 @@ TEST_CASE("joinery.exec.threads.duplicate_group_count_by_hash_parts") {
     CHECK(jy::exec::group_rows<std::int64_t>(n, key_at).duplicate_group_count() == expected);
     for (const auto t : {jy::exec::threads(1), jy::exec::threads(2, 16), jy::exec::threads(3, 16), jy::exec::threads(2)})
       CHECK(jy::exec::duplicate_group_count<std::int64_t>(t, n, key_at) == expected);
+    // The same keys as strings: a key not held by value in a split list,
+    // counted by parts that each read every row.
+    auto text_at = [&](std::size_t i) {
+      return keys[i] ? std::optional<std::string>(std::to_string(*keys[i])) : std::nullopt;
+    };
+    for (const auto t : {jy::exec::threads(2, 16), jy::exec::threads(3, 16)})
+      CHECK(jy::exec::duplicate_group_count<std::string>(t, n, text_at) == expected);
   }
 }
 

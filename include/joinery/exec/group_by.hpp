@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -82,6 +83,45 @@ std::vector<huge_page_vector<std::uint32_t>> split_rows_by_part(std::size_t part
   };
   run_parts(parts, parts, concatenate);
   return rows;
+}
+
+/// The keys of rows [0, n) sorted into `parts` parts by key hash (NULL keys
+/// in none), each part's keys in row order, as `split_rows_by_part` sorts
+/// the rows: each thread splits a contiguous share of the rows, then part p
+/// concatenates the shares' lists in share order. For a key held by value.
+template <class Key, class KeyAt>
+std::vector<std::vector<Key, default_init_allocator<Key>>> split_keys_by_part(std::size_t parts, std::size_t n,
+                                                                              KeyAt& key_at) {
+  using key_list = std::vector<Key, default_init_allocator<Key>>;
+  std::vector<key_list> lists(parts * parts);
+  auto split = [&](std::size_t s, std::size_t b, std::size_t e) {
+    const key_hash<Key> hash{};
+    std::vector<Key*> cursor(parts);
+    for (std::size_t p = 0; p < parts; ++p) {
+      lists[s * parts + p].resize(e - b);  // room for the whole share; only the pages written are touched
+      cursor[p] = lists[s * parts + p].data();
+    }
+    for (std::size_t i = b; i < e; ++i) {
+      const std::optional<Key> k = key_at(i);
+      if (k) *cursor[part_of(hash(*k), parts)]++ = *k;
+    }
+    for (std::size_t p = 0; p < parts; ++p)
+      lists[s * parts + p].resize(static_cast<std::size_t>(cursor[p] - lists[s * parts + p].data()));
+  };
+  run_parts(parts, n, split);
+  std::vector<key_list> keys(parts);
+  auto concatenate = [&](std::size_t p, std::size_t, std::size_t) {
+    std::size_t total = 0;
+    for (std::size_t s = 0; s < parts; ++s) total += lists[s * parts + p].size();
+    keys[p].reserve(total);
+    for (std::size_t s = 0; s < parts; ++s) {
+      auto& l = lists[s * parts + p];
+      keys[p].insert(keys[p].end(), l.begin(), l.end());
+      key_list().swap(l);
+    }
+  };
+  run_parts(parts, parts, concatenate);
+  return keys;
 }
 
 /// Global group ids of the parts' groups, merged by founding row (first
@@ -322,23 +362,37 @@ template <class Key, class KeyAt>
 [[nodiscard]] std::size_t duplicate_group_count(threads t, std::size_t n, KeyAt&& key_at) {
   const std::size_t parts = detail::part_count(t, n);
   if (parts <= 1) return group_rows<Key>(n, key_at).duplicate_group_count();
-  // Part p reads every row and groups the keys whose hash falls in its
-  // share (the others count as NULL): no split pass and no row lists, which
-  // only a caller that aggregates by part needs (10^7 distinct keys on 2
-  // threads: 537 ms with the split, 243 ms without; 363-403 ms on one
-  // thread; measured).
   std::vector<std::size_t> count(parts, 0);
-  auto count_part = [&](std::size_t p, std::size_t, std::size_t) {
-    const key_hash<Key> hash{};
-    arrangement<Key> part;
-    part.build_groups(n, [&](std::size_t i) {
-      std::optional<Key> k = key_at(i);
-      if (k && detail::part_of(hash(*k), parts) != p) k.reset();
-      return k;
-    });
-    count[p] = part.duplicate_group_count();
-  };
-  detail::run_parts(parts, parts, count_part);
+  if constexpr (std::is_trivially_copyable_v<Key> && std::is_trivially_default_constructible_v<Key>) {
+    // The keys split by part first, each thread a contiguous share of the
+    // rows, then each part grouped from its own keys: every row is read
+    // once, and no part's build meets a row of another part (one it would
+    // take for NULL, by a branch as likely taken as not). 10^6 distinct keys
+    // on 2 threads, the 48 MiB-L3 Xeon, 2026-12-07: 36.9-37.6 ms with each
+    // part reading every row, 17.9-18.5 so; one thread 26.9-32.4.
+    const auto lists = detail::split_keys_by_part<Key>(parts, n, key_at);
+    auto count_part = [&](std::size_t p, std::size_t, std::size_t) {
+      const auto& mine = lists[p];
+      arrangement<Key> part;
+      part.build_groups(mine.size(), [&mine](std::size_t j) { return std::optional<Key>(mine[j]); });
+      count[p] = part.duplicate_group_count();
+    };
+    detail::run_parts(parts, parts, count_part);
+  } else {
+    // Part p reads every row and groups the keys whose hash falls in its
+    // share (the others count as NULL): no copy of the keys.
+    auto count_part = [&](std::size_t p, std::size_t, std::size_t) {
+      const key_hash<Key> hash{};
+      arrangement<Key> part;
+      part.build_groups(n, [&](std::size_t i) {
+        std::optional<Key> k = key_at(i);
+        if (k && detail::part_of(hash(*k), parts) != p) k.reset();
+        return k;
+      });
+      count[p] = part.duplicate_group_count();
+    };
+    detail::run_parts(parts, parts, count_part);
+  }
   std::size_t total = 0;
   for (const std::size_t c : count) total += c;
   return total;
