@@ -86,14 +86,13 @@ std::vector<huge_page_vector<std::uint32_t>> split_rows_by_part(std::size_t part
 }
 
 /// The keys of rows [0, n) sorted into `parts` parts by key hash (NULL keys
-/// in none), each part's keys in row order, as `split_rows_by_part` sorts
-/// the rows: each thread splits a contiguous share of the rows, then part p
-/// concatenates the shares' lists in share order. For a key held by value.
+/// in none), for a key held by value: each thread splits a contiguous share
+/// s of the rows, so that `lists[s * parts + p]` holds the keys of part p
+/// among them in row order. Part p's keys are its lists in share order.
 template <class Key, class KeyAt>
 std::vector<std::vector<Key, default_init_allocator<Key>>> split_keys_by_part(std::size_t parts, std::size_t n,
                                                                               KeyAt& key_at) {
-  using key_list = std::vector<Key, default_init_allocator<Key>>;
-  std::vector<key_list> lists(parts * parts);
+  std::vector<std::vector<Key, default_init_allocator<Key>>> lists(parts * parts);
   auto split = [&](std::size_t s, std::size_t b, std::size_t e) {
     const key_hash<Key> hash{};
     std::vector<Key*> cursor(parts);
@@ -109,19 +108,7 @@ std::vector<std::vector<Key, default_init_allocator<Key>>> split_keys_by_part(st
       lists[s * parts + p].resize(static_cast<std::size_t>(cursor[p] - lists[s * parts + p].data()));
   };
   run_parts(parts, n, split);
-  std::vector<key_list> keys(parts);
-  auto concatenate = [&](std::size_t p, std::size_t, std::size_t) {
-    std::size_t total = 0;
-    for (std::size_t s = 0; s < parts; ++s) total += lists[s * parts + p].size();
-    keys[p].reserve(total);
-    for (std::size_t s = 0; s < parts; ++s) {
-      auto& l = lists[s * parts + p];
-      keys[p].insert(keys[p].end(), l.begin(), l.end());
-      key_list().swap(l);
-    }
-  };
-  run_parts(parts, parts, concatenate);
-  return keys;
+  return lists;
 }
 
 /// Global group ids of the parts' groups, merged by founding row (first
@@ -372,9 +359,16 @@ template <class Key, class KeyAt>
     // part reading every row, 17.9-18.5 so; one thread 26.9-32.4.
     const auto lists = detail::split_keys_by_part<Key>(parts, n, key_at);
     auto count_part = [&](std::size_t p, std::size_t, std::size_t) {
-      const auto& mine = lists[p];
+      // Key j of the part is in the first of its lists (one per share)
+      // that ends beyond j: read in place, not copied into one array.
+      std::vector<std::size_t> begin(parts + 1, 0);
+      for (std::size_t s = 0; s < parts; ++s) begin[s + 1] = begin[s] + lists[s * parts + p].size();
       arrangement<Key> part;
-      part.build_groups(mine.size(), [&mine](std::size_t j) { return std::optional<Key>(mine[j]); });
+      part.build_groups(begin[parts], [&](std::size_t j) {
+        std::size_t s = 0;
+        while (j >= begin[s + 1]) ++s;
+        return std::optional<Key>(lists[s * parts + p][j - begin[s]]);
+      });
       count[p] = part.duplicate_group_count();
     };
     detail::run_parts(parts, parts, count_part);
