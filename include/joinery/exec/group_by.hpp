@@ -46,30 +46,40 @@ inline std::size_t part_of(std::uint64_t h, std::size_t parts) noexcept {
 }  // namespace detail
 
 namespace detail {
-/// Rows [0, n) sorted into `parts` parts by key hash (NULL keys in none),
-/// each part's rows increasing. Each thread sorts a contiguous share of the
-/// rows; part p then concatenates the shares' lists in share order.
-template <class Key, class KeyAt>
-std::vector<huge_page_vector<std::uint32_t>> split_rows_by_part(std::size_t parts, std::size_t n, KeyAt& key_at) {
-  // Share s of the rows, split by part: lists[s * parts + p], each in row
-  // order. Each list has room for the whole share (only the pages written
-  // are touched), so the loop is one store through a cursor per row.
-  std::vector<position_column> lists(parts * parts);
+/// Rows [0, n) split into `parts` parts by key hash (NULL keys in none):
+/// each thread splits a contiguous share s of the rows, so that
+/// `lists[s * parts + p]` holds `pick(i, key)` of part p's rows among them,
+/// in row order. Each list has room for the whole share (only the pages
+/// written are touched), so the loop is one store through a cursor per row.
+template <class T, class Key, class KeyAt, class Pick>
+std::vector<std::vector<T, default_init_allocator<T>>> split_by_part(std::size_t parts, std::size_t n, KeyAt& key_at,
+                                                                     Pick pick) {
+  std::vector<std::vector<T, default_init_allocator<T>>> lists(parts * parts);
   auto split = [&](std::size_t s, std::size_t b, std::size_t e) {
     const key_hash<Key> hash{};
-    std::vector<std::uint32_t*> cursor(parts);
+    std::vector<T*> cursor(parts);
     for (std::size_t p = 0; p < parts; ++p) {
       lists[s * parts + p].resize(e - b);
       cursor[p] = lists[s * parts + p].data();
     }
     for (std::size_t i = b; i < e; ++i) {
       const std::optional<Key> k = key_at(i);
-      if (k) *cursor[part_of(hash(*k), parts)]++ = static_cast<std::uint32_t>(i);
+      if (k) *cursor[part_of(hash(*k), parts)]++ = pick(i, *k);
     }
     for (std::size_t p = 0; p < parts; ++p)
       lists[s * parts + p].resize(static_cast<std::size_t>(cursor[p] - lists[s * parts + p].data()));
   };
   run_parts(parts, n, split);
+  return lists;
+}
+
+/// Rows [0, n) sorted into `parts` parts by key hash (NULL keys in none),
+/// each part's rows increasing: `split_by_part`, then part p concatenates
+/// the shares' lists in share order.
+template <class Key, class KeyAt>
+std::vector<huge_page_vector<std::uint32_t>> split_rows_by_part(std::size_t parts, std::size_t n, KeyAt& key_at) {
+  auto row_of = [](std::size_t i, const Key&) { return static_cast<std::uint32_t>(i); };
+  auto lists = split_by_part<std::uint32_t, Key>(parts, n, key_at, row_of);
   std::vector<huge_page_vector<std::uint32_t>> rows(parts);
   auto concatenate = [&](std::size_t p, std::size_t, std::size_t) {
     std::size_t total = 0;
@@ -83,32 +93,6 @@ std::vector<huge_page_vector<std::uint32_t>> split_rows_by_part(std::size_t part
   };
   run_parts(parts, parts, concatenate);
   return rows;
-}
-
-/// The keys of rows [0, n) sorted into `parts` parts by key hash (NULL keys
-/// in none), for a key held by value: each thread splits a contiguous share
-/// s of the rows, so that `lists[s * parts + p]` holds the keys of part p
-/// among them in row order. Part p's keys are its lists in share order.
-template <class Key, class KeyAt>
-std::vector<std::vector<Key, default_init_allocator<Key>>> split_keys_by_part(std::size_t parts, std::size_t n,
-                                                                              KeyAt& key_at) {
-  std::vector<std::vector<Key, default_init_allocator<Key>>> lists(parts * parts);
-  auto split = [&](std::size_t s, std::size_t b, std::size_t e) {
-    const key_hash<Key> hash{};
-    std::vector<Key*> cursor(parts);
-    for (std::size_t p = 0; p < parts; ++p) {
-      lists[s * parts + p].resize(e - b);  // room for the whole share; only the pages written are touched
-      cursor[p] = lists[s * parts + p].data();
-    }
-    for (std::size_t i = b; i < e; ++i) {
-      const std::optional<Key> k = key_at(i);
-      if (k) *cursor[part_of(hash(*k), parts)]++ = *k;
-    }
-    for (std::size_t p = 0; p < parts; ++p)
-      lists[s * parts + p].resize(static_cast<std::size_t>(cursor[p] - lists[s * parts + p].data()));
-  };
-  run_parts(parts, n, split);
-  return lists;
 }
 
 /// Global group ids of the parts' groups, merged by founding row (first
@@ -359,7 +343,8 @@ template <class Key, class KeyAt>
     // part reading every row, 17.2-17.8 so; one thread 26.9-32.4. Copying
     // each part's lists into one array first took 16.2-16.8 ms, with every
     // key held twice at the peak.
-    const auto lists = detail::split_keys_by_part<Key>(parts, n, key_at);
+    auto key_of = [](std::size_t, const Key& k) { return k; };
+    const auto lists = detail::split_by_part<Key, Key>(parts, n, key_at, key_of);
     auto count_part = [&](std::size_t p, std::size_t, std::size_t) {
       // Key j of the part is in the first of its lists (one per share)
       // that ends beyond j: read in place, not copied into one array.
