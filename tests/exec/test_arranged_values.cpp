@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -292,6 +293,8 @@ TEST_CASE("joinery.exec.arranged_values.buckets_hold_each_keys_row_and_values") 
     CAPTURE(j);
     std::size_t b = v.bucket_of(*keys[j]);
     const std::size_t home = b;
+    // The probe's one shift of the hash gives the same bucket.
+    CHECK(((a.hash_function()(*keys[j]) >> v.in_buckets().hash_shift) & (count - 1)) == home);
     auto lane_of = [&](std::size_t at) {
       const auto& ks = v.buckets()[at].keys;
       return static_cast<std::size_t>(std::find(std::begin(ks), std::end(ks), *keys[j]) - std::begin(ks));
@@ -579,4 +582,96 @@ TEST_CASE("joinery.exec.arranged_values.columns_of_any_type_are_read_at_the_matc
       CHECK(seen[1] == std::make_tuple(std::size_t{8}, std::size_t{5}, std::string("row 5"), &names[5]));
     }
   }
+}
+
+namespace {
+/// A small, trivially copyable emit: a probe loop may call its own copy,
+/// which it writes back. `stop_at` pairs in, it throws.
+struct totals {
+  std::size_t pairs = 0, unmatched_rows = 0, last_i = 0;
+  std::int64_t sum = 0;
+  std::size_t stop_at = std::numeric_limits<std::size_t>::max();
+  void operator()(std::size_t i, std::size_t j, std::int64_t v) {
+    if (pairs == stop_at) throw std::runtime_error("stopped at pair " + std::to_string(pairs));
+    ++pairs;
+    unmatched_rows += j == U;
+    sum += v;
+    last_i = i;
+  }
+};
+static_assert(std::is_trivially_copyable_v<totals>);
+}  // namespace
+
+TEST_CASE("joinery.exec.arranged_values.a_small_trivially_copyable_emit_keeps_every_pair_it_was_handed") {
+  // Values in buckets: the probe loop calls its own copy of such an emit
+  // and writes it back when it ends, and when the emit throws. A closure
+  // of references (const call, not assignable) is called through its copy.
+  const std::size_t m = 1000;
+  const build_side b = make_build(m, 1, false);
+  arrangement a;
+  a.build(m, [&](std::size_t j) { return b.keys[j]; });
+  REQUIRE(a.index_layout() == layout::hashed);
+  const auto values = ex::arrange_values(a, b.values);
+  REQUIRE(values.lay_out_in_buckets_for(values.bucket_min_probes_per_key * a.group_count()));
+  const std::vector<opt> probe = make_probe(5000, m, 1, false);
+  auto key_at = [&](std::size_t i) { return probe[i]; };
+  auto all = [](std::size_t, std::size_t) { return true; };
+  auto check = [&]<ex::join_kind K>() {
+    CAPTURE(K == ex::join_kind::inner);
+    recorder bare;
+    ex::probe<K>(a, probe.size(), key_at, all, bare);
+    REQUIRE(bare.out.size() > 100);
+    totals want;
+    for (const auto& [i, j] : bare.out) want(i, j, j == U ? 0 : b.values[j]);
+    if (K == ex::join_kind::inner) REQUIRE(want.unmatched_rows == 0);
+    else REQUIRE(want.unmatched_rows > 0);
+
+    totals got;
+    ex::probe<K>(a, probe.size(), key_at, all, ex::with_values(got, values));
+    CHECK(got.pairs == want.pairs);
+    CHECK(got.unmatched_rows == want.unmatched_rows);
+    CHECK(got.sum == want.sum);
+    CHECK(got.last_i == want.last_i);
+
+    totals stopped;
+    stopped.stop_at = bare.out.size() / 2;
+    CHECK_THROWS_WITH(ex::probe<K>(a, probe.size(), key_at, all, ex::with_values(stopped, values)),
+                      "stopped at pair " + std::to_string(bare.out.size() / 2));
+    CHECK(stopped.pairs == bare.out.size() / 2);  // every pair before the throw, written back
+    CHECK(stopped.last_i == bare.out[bare.out.size() / 2 - 1].first);
+
+    std::vector<std::size_t> rows;
+    std::int64_t sum = 0;
+    auto closure = [&rows, &sum](std::size_t i, std::size_t, std::int64_t v) {
+      rows.push_back(i);
+      sum += v;
+    };
+    static_assert(std::is_trivially_copyable_v<decltype(closure)> && !std::is_copy_assignable_v<decltype(closure)>);
+    ex::probe<K>(a, probe.size(), key_at, all, ex::with_values(closure, values));
+    CHECK(rows.size() == bare.out.size());
+    CHECK(sum == want.sum);
+    CHECK(rows.back() == want.last_i);
+  };
+  check.template operator()<ex::join_kind::inner>();
+  check.template operator()<ex::join_kind::left>();
+}
+
+TEST_CASE("joinery.exec.arranged_values.a_build_of_two_keys_has_its_few_buckets") {
+  // The smallest table: a few buckets, the probe's shift of the hash as wide as it gets.
+  arrangement a;
+  const std::vector<opt> keys{opt(123456789), opt(-987654321)};
+  a.build(2, [&](std::size_t j) { return keys[j]; });
+  REQUIRE(a.index_layout() == layout::hashed);
+  const std::vector<std::int64_t> values{42, 7};
+  const auto v = ex::arrange_values(a, values);
+  REQUIRE(v.lay_out_in_buckets_for(2 * v.bucket_min_probes_per_key));
+  REQUIRE(v.buckets().size() <= 4);
+  const std::vector<opt> probe{opt(5), opt(123456789), opt{}, opt(-123456789), opt(-987654321), opt(123456789)};
+  totals got;
+  ex::probe<ex::join_kind::inner>(
+      a, probe.size(), [&](std::size_t i) { return probe[i]; }, [](std::size_t, std::size_t) { return true; },
+      ex::with_values(got, v));
+  CHECK(got.pairs == 3);
+  CHECK(got.sum == 91);
+  CHECK(got.last_i == 5);
 }

@@ -245,3 +245,39 @@ TEST_CASE("joinery.exec.key_buckets.laid_out_once_by_threads_probing_at_once") {
   for (const auto& p : parts) joined.insert(joined.end(), p.out.begin(), p.out.end());
   CHECK(joined == nested_loop<ex::join_kind::semi>(build, probe, always));
 }
+
+namespace {
+template <class Key, std::size_t Lanes>
+void check_lanes_holding(const std::vector<Key>& pool) {
+  alignas(64) Key keys[Lanes];
+  std::uint64_t seed = 7;
+  for (int round = 0; round < 500; ++round) {
+    for (auto& k : keys) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      k = pool[static_cast<std::size_t>(seed >> 40) % pool.size()];
+    }
+    for (const Key probe : pool) {
+      std::uint64_t want = 0;
+      for (std::size_t l = 0; l < Lanes; ++l) want |= static_cast<std::uint64_t>(keys[l] == probe) << l;
+      CHECK(ex::detail::lanes_holding<Lanes>(keys, probe) == want);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("joinery.exec.key_buckets.lanes_holding_a_key_compare_whole_keys") {
+  // Keys alike in one half only (the low or the high 32 bits), negative
+  // keys and both ends of the type: a lane holds the key only when all of
+  // it is equal (SSE2 compares 8-byte keys as two halves).
+  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
+  const std::vector<std::int64_t> wide{0, 1, -1, lo, hi, std::int64_t{1} << 32, (std::int64_t{1} << 32) + 1,
+                                       -(std::int64_t{1} << 32), 0x7fffffff, 0x80000000, 0xffffffff,
+                                       std::int64_t{0x12345678} << 32 | 0x9abcdef0, 0x9abcdef0};
+  check_lanes_holding<std::int64_t, 4>(wide);
+  check_lanes_holding<std::int64_t, 8>(wide);
+  std::vector<std::uint64_t> unsigned_wide;
+  for (const std::int64_t k : wide) unsigned_wide.push_back(static_cast<std::uint64_t>(k));
+  check_lanes_holding<std::uint64_t, 8>(unsigned_wide);
+  check_lanes_holding<std::int32_t, 16>({0, 1, -1, std::numeric_limits<std::int32_t>::min(), 65536, 65537, 7});
+  check_lanes_holding<std::int16_t, 32>({0, 1, -1, 256, 257, std::numeric_limits<std::int16_t>::max()});
+}

@@ -141,6 +141,9 @@ struct value_buckets {
   huge_page_vector<row_pos> rows;  // lane l of bucket b: rows[b * bucket::lanes + l]
   Key empty_key{};                 // the key of an unfilled lane: one no build row has
   unsigned shift = 0;
+  /// The bucket of a key whose hash (`hash_function()`) is h: `(h >>
+  /// hash_shift) & (buckets.size() - 1)`, its home slot >> shift in one shift.
+  unsigned hash_shift = 63;
   [[nodiscard]] bool empty() const noexcept { return buckets.empty(); }
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return buckets.capacity() * sizeof(bucket) + rows.capacity() * sizeof(row_pos);
@@ -336,6 +339,7 @@ class arranged_values {
       const std::size_t count = std::max<std::size_t>(1, lanes / bucket::lanes);
       const unsigned shift = static_cast<unsigned>(std::countr_zero(extent) - std::countr_zero(count));
       out.shift = shift;
+      out.hash_shift = count > 1 ? 64 - static_cast<unsigned>(std::countr_zero(count)) : 63;
       bucket unfilled{};
       for (Key& k : unfilled.keys) k = empty;
       out.buckets.assign(count, unfilled);

@@ -536,8 +536,11 @@ class arrangement {
   /// one. Values laid out in buckets take their bucket from the home slot's
   /// high bits.
   [[nodiscard]] std::size_t hashed_extent() const noexcept { return direct_layout() ? 0 : slots_.size(); }
-  /// The slot where the hashed layout's walk for key `k` starts.
+  /// The slot where the hashed layout's walk for key `k` starts: the top
+  /// log2(hashed_extent()) bits of `hash_function()(k)`.
   [[nodiscard]] std::size_t home_slot_of(const Key& k) const noexcept { return slot_of(hash_(k)); }
+  /// The hash of the hashed layout.
+  [[nodiscard]] const Hash& hash_function() const noexcept { return hash_; }
   /// Visits the hashed layout's occupied slots in slot order: `f(s, key,
   /// leader)`, with the group's first row (nothing for another layout).
   template <class F>

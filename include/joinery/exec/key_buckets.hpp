@@ -19,11 +19,51 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <joinery/exec/huge_page_allocator.hpp>
 
 namespace joinery::exec::detail {
+
+/// Bit l set when lane l of a bucket's `keys` (`Lanes` of them, the first
+/// 16-byte aligned) holds `k`. With SSE2, 8-byte integer keys are compared
+/// two at a time: one compare, shuffle and mask per pair, where a compare,
+/// set and shift per lane made the in-cache probe of values in buckets
+/// instruction-bound.
+template <std::size_t Lanes, class Key>
+[[gnu::always_inline]] inline std::uint64_t lanes_holding(const Key* keys, const Key& k) noexcept {
+#if defined(__SSE2__)
+  if constexpr (std::is_integral_v<Key> && sizeof(Key) == 8 && Lanes % 2 == 0) {
+    const __m128i probe = _mm_set1_epi64x(static_cast<long long>(k));
+    std::uint64_t found = 0;
+    for (std::size_t l = 0; l < Lanes; l += 2) {
+      // Equal halves, then both halves of a lane equal.
+      __m128i eq = _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(keys + l)), probe);
+      eq = _mm_and_si128(eq, _mm_shuffle_epi32(eq, 0xB1));
+      found |= static_cast<std::uint64_t>(_mm_movemask_pd(_mm_castsi128_pd(eq))) << l;
+    }
+    return found;
+  } else if constexpr (std::is_integral_v<Key> && sizeof(Key) == 4 && Lanes % 4 == 0) {
+    const __m128i probe = _mm_set1_epi32(static_cast<int>(k));
+    std::uint64_t found = 0;
+    for (std::size_t l = 0; l < Lanes; l += 4) {
+      const __m128i eq = _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(keys + l)), probe);
+      found |= static_cast<std::uint64_t>(_mm_movemask_ps(_mm_castsi128_ps(eq))) << l;
+    }
+    return found;
+  } else
+#endif
+  {
+    std::uint64_t found = 0;
+    for (std::size_t l = 0; l < Lanes; ++l) found |= static_cast<std::uint64_t>(keys[l] == k) << l;
+    return found;
+  }
+}
 
 /// One line of keys: `lanes` of them, filled in order, the rest holding the
 /// layout's `empty_key`.
