@@ -603,57 +603,65 @@ static_assert(std::is_trivially_copyable_v<totals>);
 }  // namespace
 
 TEST_CASE("joinery.exec.arranged_values.a_small_trivially_copyable_emit_keeps_every_pair_it_was_handed") {
-  // Values in buckets: the probe loop calls its own copy of such an emit
-  // and writes it back when it ends, and when the emit throws. A closure
-  // of references (const call, not assignable) is called through its copy.
+  // Values in buckets, by key with holes (entries) and without: the probe
+  // loop calls its own copy of such an emit and writes it back when it
+  // ends, and when the emit throws. A closure of references (const call,
+  // not assignable) is called through its copy.
   const std::size_t m = 1000;
-  const build_side b = make_build(m, 1, false);
-  arrangement a;
-  a.build(m, [&](std::size_t j) { return b.keys[j]; });
-  REQUIRE(a.index_layout() == layout::hashed);
-  const auto values = ex::arrange_values(a, b.values);
-  REQUIRE(values.lay_out_in_buckets_for(values.bucket_min_probes_per_key * a.group_count()));
-  const std::vector<opt> probe = make_probe(5000, m, 1, false);
-  auto key_at = [&](std::size_t i) { return probe[i]; };
-  auto all = [](std::size_t, std::size_t) { return true; };
-  auto check = [&]<ex::join_kind K>() {
-    CAPTURE(K == ex::join_kind::inner);
-    recorder bare;
-    ex::probe<K>(a, probe.size(), key_at, all, bare);
-    REQUIRE(bare.out.size() > 100);
-    totals want;
-    for (const auto& [i, j] : bare.out) want(i, j, j == U ? 0 : b.values[j]);
-    if (K == ex::join_kind::inner) REQUIRE(want.unmatched_rows == 0);
-    else REQUIRE(want.unmatched_rows > 0);
+  for (const int shape : {0, 1, 2}) {  // hashed, direct with holes, direct without
+    CAPTURE(shape);
+    build_side b = make_build(m, 1, shape != 0);
+    if (shape == 2)
+      for (std::size_t j = 0; j < m; ++j) b.keys[j] = static_cast<std::int64_t>((j * 7919) % m);
+    arrangement a;
+    a.build(m, [&](std::size_t j) { return b.keys[j]; });
+    REQUIRE(a.index_layout() == (shape == 0 ? layout::hashed : layout::direct));
+    const auto values = ex::arrange_values(a, b.values);
+    if (shape == 0) REQUIRE(values.lay_out_in_buckets_for(values.bucket_min_probes_per_key * a.group_count()));
+    REQUIRE(values.laid_out() == (shape == 1));
+    REQUIRE(values.laid_out_without_holes() == (shape == 2));
+    const std::vector<opt> probe = make_probe(5000, m, 1, shape != 0);
+    auto key_at = [&](std::size_t i) { return probe[i]; };
+    auto all = [](std::size_t, std::size_t) { return true; };
+    auto check = [&]<ex::join_kind K>() {
+      CAPTURE(K == ex::join_kind::inner);
+      recorder bare;
+      ex::probe<K>(a, probe.size(), key_at, all, bare);
+      REQUIRE(bare.out.size() > 100);
+      totals want;
+      for (const auto& [i, j] : bare.out) want(i, j, j == U ? 0 : b.values[j]);
+      if (K == ex::join_kind::inner) REQUIRE(want.unmatched_rows == 0);
+      else REQUIRE(want.unmatched_rows > 0);
 
-    totals got;
-    ex::probe<K>(a, probe.size(), key_at, all, ex::with_values(got, values));
-    CHECK(got.pairs == want.pairs);
-    CHECK(got.unmatched_rows == want.unmatched_rows);
-    CHECK(got.sum == want.sum);
-    CHECK(got.last_i == want.last_i);
+      totals got;
+      ex::probe<K>(a, probe.size(), key_at, all, ex::with_values(got, values));
+      CHECK(got.pairs == want.pairs);
+      CHECK(got.unmatched_rows == want.unmatched_rows);
+      CHECK(got.sum == want.sum);
+      CHECK(got.last_i == want.last_i);
 
-    totals stopped;
-    stopped.stop_at = bare.out.size() / 2;
-    CHECK_THROWS_WITH(ex::probe<K>(a, probe.size(), key_at, all, ex::with_values(stopped, values)),
-                      "stopped at pair " + std::to_string(bare.out.size() / 2));
-    CHECK(stopped.pairs == bare.out.size() / 2);  // every pair before the throw, written back
-    CHECK(stopped.last_i == bare.out[bare.out.size() / 2 - 1].first);
+      totals stopped;
+      stopped.stop_at = bare.out.size() / 2;
+      CHECK_THROWS_WITH(ex::probe<K>(a, probe.size(), key_at, all, ex::with_values(stopped, values)),
+                        "stopped at pair " + std::to_string(bare.out.size() / 2));
+      CHECK(stopped.pairs == bare.out.size() / 2);  // every pair before the throw, written back
+      CHECK(stopped.last_i == bare.out[bare.out.size() / 2 - 1].first);
 
-    std::vector<std::size_t> rows;
-    std::int64_t sum = 0;
-    auto closure = [&rows, &sum](std::size_t i, std::size_t, std::int64_t v) {
-      rows.push_back(i);
-      sum += v;
+      std::vector<std::size_t> rows;
+      std::int64_t sum = 0;
+      auto closure = [&rows, &sum](std::size_t i, std::size_t, std::int64_t v) {
+        rows.push_back(i);
+        sum += v;
+      };
+      static_assert(std::is_trivially_copyable_v<decltype(closure)> && !std::is_copy_assignable_v<decltype(closure)>);
+      ex::probe<K>(a, probe.size(), key_at, all, ex::with_values(closure, values));
+      CHECK(rows.size() == bare.out.size());
+      CHECK(sum == want.sum);
+      CHECK(rows.back() == want.last_i);
     };
-    static_assert(std::is_trivially_copyable_v<decltype(closure)> && !std::is_copy_assignable_v<decltype(closure)>);
-    ex::probe<K>(a, probe.size(), key_at, all, ex::with_values(closure, values));
-    CHECK(rows.size() == bare.out.size());
-    CHECK(sum == want.sum);
-    CHECK(rows.back() == want.last_i);
-  };
-  check.template operator()<ex::join_kind::inner>();
-  check.template operator()<ex::join_kind::left>();
+    check.template operator()<ex::join_kind::inner>();
+    check.template operator()<ex::join_kind::left>();
+  }
 }
 
 TEST_CASE("joinery.exec.arranged_values.a_build_of_two_keys_has_its_few_buckets") {

@@ -12,7 +12,9 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <joinery/exec/equi_join.hpp>
@@ -280,4 +282,44 @@ TEST_CASE("joinery.exec.key_buckets.lanes_holding_a_key_compare_whole_keys") {
   check_lanes_holding<std::uint64_t, 8>(unsigned_wide);
   check_lanes_holding<std::int32_t, 16>({0, 1, -1, std::numeric_limits<std::int32_t>::min(), 65536, 65537, 7});
   check_lanes_holding<std::int16_t, 32>({0, 1, -1, 256, 257, std::numeric_limits<std::int16_t>::max()});
+}
+
+TEST_CASE("joinery.exec.key_buckets.a_small_trivially_copyable_emit_keeps_every_row_it_was_handed") {
+  // The probe loop calls its own copy of such an emit and writes it back
+  // when it ends, and when the emit throws.
+  struct kept_count {
+    std::size_t rows = 0, last = 0, stop_at = std::numeric_limits<std::size_t>::max();
+    void operator()(std::size_t i, std::size_t) {
+      if (rows == stop_at) throw std::runtime_error("stopped at row " + std::to_string(rows));
+      ++rows;
+      last = i;
+    }
+  };
+  static_assert(std::is_trivially_copyable_v<kept_count>);
+  const std::size_t m = 1000;
+  std::vector<opt> build(m);
+  for (std::size_t j = 0; j < m; ++j) build[j] = opt(static_cast<std::int64_t>((j * 7919) % m) * 1000003 + 5);
+  const arrangement a = build_of(build);
+  REQUIRE(a.keys_in_buckets() != nullptr);
+  std::vector<opt> probe(4000);
+  for (std::size_t i = 0; i < probe.size(); ++i)
+    probe[i] = i % 9 == 0 ? opt{} : opt(static_cast<std::int64_t>((i * 31) % (2 * m)) * 1000003 + 5);
+  auto key_at = [&](std::size_t i) { return probe[i]; };
+  auto all = [](std::size_t, std::size_t) { return true; };
+  auto check = [&]<ex::join_kind K>() {
+    const auto want = nested_loop<K>(build, probe, all);
+    REQUIRE(want.size() > 100);
+    kept_count got;
+    ex::probe<K>(a, probe.size(), key_at, all, got);
+    CHECK(got.rows == want.size());
+    CHECK(got.last == want.back());
+    kept_count stopped;
+    stopped.stop_at = want.size() / 2;
+    CHECK_THROWS_WITH(ex::probe<K>(a, probe.size(), key_at, all, stopped),
+                      "stopped at row " + std::to_string(want.size() / 2));
+    CHECK(stopped.rows == want.size() / 2);
+    CHECK(stopped.last == want[want.size() / 2 - 1]);
+  };
+  check.template operator()<ex::join_kind::semi>();
+  check.template operator()<ex::join_kind::anti>();
 }

@@ -116,17 +116,69 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void hand_over_left_row(Bare& bare, std::siz
   std::apply([&](const auto&... v) { bare(i, chose_match ? j : unmatched, v...); }, *chosen);
 }
 
+/// How a probe loop holds the emit it hands pairs to (`Args`: what it is
+/// called with). In the loop's own frame when it is small and trivially
+/// copyable: a copy, written back when the loop ends or throws (the emit
+/// sees the same calls in the same order), or, when it cannot be assigned
+/// and its call operator is const (a closure of references), a copy that
+/// needs no writing back. Otherwise the emit itself. Through a reference
+/// its fields (a count and a sum) are stored and reloaded at every pair,
+/// since the loop's other stores might alias them, and so are the
+/// arrangement's fields the loop reads.
+template <class E, class... Args>
+class loop_emit {
+ public:
+  explicit loop_emit(E& e) noexcept : e_(e) {}
+  [[nodiscard]] E& get() noexcept { return e_; }
+
+ private:
+  E& e_;
+};
+template <class E, class... Args>
+inline constexpr bool loop_emit_copied =
+    std::is_trivially_copyable_v<E> && sizeof(E) <= 64 &&
+    (std::is_copy_assignable_v<E> || std::is_invocable_v<const E&, Args...>);
+template <class E, class... Args>
+  requires loop_emit_copied<E, Args...>
+class loop_emit<E, Args...> {
+ public:
+  explicit loop_emit(E& e) noexcept : given_(e), copy_(e) {}
+  loop_emit(const loop_emit&) = delete;
+  loop_emit& operator=(const loop_emit&) = delete;
+  ~loop_emit() {
+    if constexpr (std::is_copy_assignable_v<E>) given_ = copy_;
+  }
+  [[nodiscard]] E& get() noexcept { return copy_; }
+
+ private:
+  E& given_;
+  E copy_;
+};
+/// The `loop_emit` of an emit handed (i, j, v...), the values of `std::tuple<T...>`.
+template <class E, class Values>
+struct loop_emit_of_values_t;
+template <class E, class... T>
+struct loop_emit_of_values_t<E, std::tuple<T...>> {
+  using type = loop_emit<E, std::size_t, std::size_t, const T&...>;
+};
+template <class E, class Values>
+using loop_emit_of_values = typename loop_emit_of_values_t<E, Values>::type;
+
 /// Rows [begin, end) of an inner or left join into a `valued_emit` whose
 /// values were laid out by key: one entry per row, prefetched
 /// `stage_lead` rows ahead (`stage_ahead`), and no read of the arrangement
 /// itself (the entry says whether the key has a row).
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, Hash>& build, std::size_t begin,
-                                                        std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
-                                                        work_counters& w) {
+                                                        std::size_t end, KeyAt& key_at_given, Accept& accept,
+                                                        Emit& emit, work_counters& w) {
   using entry = typename std::remove_cvref_t<decltype(emit.values())>::entry;
   const std::span<const entry> entries = emit.values().entries();
-  auto& bare = emit.base();
+  // In this frame, as in `probe_bucketed`.
+  loop_key_at_t<KeyAt> key_at = key_at_given;
+  loop_emit_of_values<std::remove_reference_t<decltype(emit.base())>, decltype(entry::values)> held(emit.base());
+  auto& bare = held.get();
+  std::uint64_t probes = 0, emitted = 0;
   // Ring entries (`stage_ahead`): at or beyond the entries is no key, or a key outside the range.
   std::uint64_t index[stage_ring];
   bool has[stage_ring];
@@ -138,10 +190,10 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, H
   };
   const entry none{};  // a key outside the range, or a left join's unmatched row
   auto resolve = [&](std::size_t t, std::size_t i) JOINERY_DETAIL_ALWAYS_INLINE {
-    w.probes += has[t];
+    probes += has[t];
     const entry* e = index[t] < entries.size() ? entries.data() + index[t] : &none;
     const bool found = e->row != entry::no_row;
-    w.emitted += found;
+    emitted += found;
     const bool hit = found && accept(i, static_cast<std::size_t>(e->row));
     if constexpr (Kind == join_kind::inner) {
       if (hit) std::apply([&](const auto&... v) { bare(i, static_cast<std::size_t>(e->row), v...); }, e->values);
@@ -150,6 +202,8 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, H
     }
   };
   stage_ahead(begin, end, stage, resolve);
+  w.probes += probes;
+  w.emitted += emitted;
 }
 
 /// Rows [begin, end) of an inner or left join into a `valued_emit` whose
@@ -161,20 +215,25 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_arranged(const arrangement<Key, H
 /// 2026-12-07: probe 19-22 against 9-12 ms; 1e6 x 1e5 1.7-1.9 against 0.7).
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 JOINERY_DETAIL_ALWAYS_INLINE inline void probe_by_key(const arrangement<Key, Hash>& build, std::size_t begin,
-                                                      std::size_t end, KeyAt& key_at, Accept& accept, Emit& emit,
-                                                      work_counters& w) {
+                                                      std::size_t end, KeyAt& key_at_given, Accept& accept,
+                                                      Emit& emit, work_counters& w) {
   const auto values = emit.values().values_by_key();
   const row_pos* const rows = emit.values().rows_by_key().data();
   const std::size_t extent = values.size();
-  auto& bare = emit.base();
-  const std::remove_cvref_t<decltype(values[0])> none{};  // a left join's unmatched row
+  using values_type = std::remove_cvref_t<decltype(values[0])>;
+  // In this frame, as in `probe_bucketed`.
+  loop_key_at_t<KeyAt> key_at = key_at_given;
+  loop_emit_of_values<std::remove_reference_t<decltype(emit.base())>, values_type> held(emit.base());
+  auto& bare = held.get();
+  std::uint64_t probes = 0, emitted = 0;
+  const values_type none{};  // a left join's unmatched row
   for (std::size_t i = begin; i < end; ++i) {
     const std::optional<Key> k = key_at(i);
     // `extent` or more: no key, or a key outside the range.
     const std::uint64_t index = k ? build.direct_index_of(*k) : extent;
-    w.probes += k.has_value();
+    probes += k.has_value();
     const bool found = index < extent;
-    w.emitted += found;
+    emitted += found;
     const std::size_t at = found ? static_cast<std::size_t>(index) : 0;
     const std::size_t j = rows[at];
     if constexpr (Kind == join_kind::inner) {
@@ -183,6 +242,8 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_by_key(const arrangement<Key, Has
       hand_over_left_row(bare, i, found && accept(i, j), j, values[at], none);
     }
   }
+  w.probes += probes;
+  w.emitted += emitted;
 }
 
 /// Up to `B` staged probe rows: their keys and home buckets, read by
@@ -235,54 +296,6 @@ template <class Bucket, class Key>
   }
   return {b, found & (0 - static_cast<std::uint64_t>(k != empty))};
 }
-
-/// How a probe loop holds the emit it hands pairs to (`Args`: what it is
-/// called with). In the loop's own frame when it is small and trivially
-/// copyable: a copy, written back when the loop ends or throws (the emit
-/// sees the same calls in the same order), or, when it cannot be assigned
-/// and its call operator is const (a closure of references), a copy that
-/// needs no writing back. Otherwise the emit itself. Through a reference
-/// its fields (a count and a sum) are stored and reloaded at every pair,
-/// since the loop's other stores might alias them, and so are the
-/// arrangement's fields the loop reads.
-template <class E, class... Args>
-class loop_emit {
- public:
-  explicit loop_emit(E& e) noexcept : e_(e) {}
-  [[nodiscard]] E& get() noexcept { return e_; }
-
- private:
-  E& e_;
-};
-template <class E, class... Args>
-inline constexpr bool loop_emit_copied =
-    std::is_trivially_copyable_v<E> && sizeof(E) <= 64 &&
-    (std::is_copy_assignable_v<E> || std::is_invocable_v<const E&, Args...>);
-template <class E, class... Args>
-  requires loop_emit_copied<E, Args...>
-class loop_emit<E, Args...> {
- public:
-  explicit loop_emit(E& e) noexcept : given_(e), copy_(e) {}
-  loop_emit(const loop_emit&) = delete;
-  loop_emit& operator=(const loop_emit&) = delete;
-  ~loop_emit() {
-    if constexpr (std::is_copy_assignable_v<E>) given_ = copy_;
-  }
-  [[nodiscard]] E& get() noexcept { return copy_; }
-
- private:
-  E& given_;
-  E copy_;
-};
-/// The `loop_emit` of an emit handed (i, j, v...), the values of `std::tuple<T...>`.
-template <class E, class Values>
-struct loop_emit_of_values_t;
-template <class E, class... T>
-struct loop_emit_of_values_t<E, std::tuple<T...>> {
-  using type = loop_emit<E, std::size_t, std::size_t, const T&...>;
-};
-template <class E, class Values>
-using loop_emit_of_values = typename loop_emit_of_values_t<E, Values>::type;
 
 /// Rows [begin, end) of an inner or left join into a `valued_emit` whose
 /// values were laid out in buckets: a row reads one bucket, which says at
@@ -405,17 +418,25 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept(const arrangement<Key, Hash>
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept_in_buckets(const arrangement<Key, Hash>& build,
                                                                const key_buckets<Key>& keys, std::size_t begin,
-                                                               std::size_t end, KeyAt& key_at, Accept& accept,
-                                                               Emit& emit, work_counters& w) {
+                                                               std::size_t end, KeyAt& key_at_given,
+                                                               Accept& accept, Emit& emit_given, work_counters& w) {
   using bucket = key_bucket<Key>;
   constexpr std::size_t lanes = bucket::lanes;
   const bucket* const buckets = keys.buckets.data();
   const std::uint32_t* const rows = keys.rows.data();
   const std::size_t mask = keys.buckets.size() - 1;
-  const unsigned shift = keys.shift;
+  const unsigned hash_shift = keys.hash_shift;
   const Key empty = keys.empty_key;
+  // In this frame, as in `probe_bucketed`.
+  loop_key_at_t<KeyAt> key_at = key_at_given;
+  loop_emit<Emit, std::size_t, std::size_t> held(emit_given);
+  auto& emit = held.get();
+  std::uint64_t probes = 0, comparisons = 0, emitted = 0;
   staged_homes<Key, stage_ring> st;
-  auto home_of = [&build, shift](const Key& k) JOINERY_DETAIL_ALWAYS_INLINE { return build.home_slot_of(k) >> shift; };
+  const Hash& hash = build.hash_function();
+  auto home_of = [&hash, hash_shift, mask](const Key& k) JOINERY_DETAIL_ALWAYS_INLINE {
+    return static_cast<std::size_t>(hash(k) >> hash_shift) & mask;
+  };
   auto stage = [&](std::size_t t, std::size_t i) JOINERY_DETAIL_ALWAYS_INLINE {
     st.stage(t, i, key_at, home_of, buckets);
   };
@@ -428,10 +449,10 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept_in_buckets(const arrangement
   auto resolve = [&](std::size_t t, std::size_t i) JOINERY_DETAIL_ALWAYS_INLINE {
     bool any = false;
     if (st.has[t]) [[likely]] {
-      ++w.probes;
-      const auto [b, found] = walk_buckets(buckets, mask, st.home[t], st.key[t], empty, w.comparisons);
+      ++probes;
+      const auto [b, found] = walk_buckets(buckets, mask, st.home[t], st.key[t], empty, comparisons);
       const bool match = found != 0;
-      w.emitted += match;
+      emitted += match;
       const std::size_t lane = static_cast<std::size_t>(std::countr_zero(found | (std::uint64_t{1} << (lanes - 1))));
       any = match && accept(i, static_cast<std::size_t>(rows[b * lanes + lane]));
     }
@@ -441,6 +462,9 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_kept_in_buckets(const arrangement
   };
   stage_ahead(begin, end, stage, resolve);
   hand_over();
+  w.probes += probes;
+  w.comparisons += comparisons;
+  w.emitted += emitted;
 }
 
 /// Rows [begin, end) probed into a `prefetched_emit`: each pair goes to the

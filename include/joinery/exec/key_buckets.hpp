@@ -134,6 +134,9 @@ struct key_buckets {
   huge_page_vector<std::uint32_t> rows;  // lane l of bucket b: rows[b * lanes + l]
   Key empty_key{};
   unsigned shift = 0;
+  /// The bucket of a key whose hash is h: `(h >> hash_shift) & (buckets.size()
+  /// - 1)`, its home slot >> shift in one shift.
+  unsigned hash_shift = 63;
 
   /// Lays out `groups` keys of a hashed table of `extent` slots (a power of
   /// two), given by `for_every_slot(f(slot, key, row, occupied))`;
@@ -154,6 +157,7 @@ struct key_buckets {
     const std::size_t wanted_lanes = std::bit_ceil(2 * groups);
     const std::size_t count = std::max<std::size_t>(1, std::min(extent, wanted_lanes) / lanes);
     out.shift = static_cast<unsigned>(std::countr_zero(extent) - std::countr_zero(count));
+    out.hash_shift = count > 1 ? 64 - static_cast<unsigned>(std::countr_zero(count)) : 63;
     bucket unfilled{};
     for (Key& k : unfilled.keys) k = out.empty_key;
     out.buckets.assign(count, unfilled);
