@@ -117,6 +117,8 @@ TEST_CASE("joinery.exec.key_buckets.hold_each_key_with_its_row") {
     CAPTURE(j);
     std::size_t b = a.home_slot_of(*keys[j]) >> kb->shift;
     const std::size_t home = b;
+    // The probe's one shift of the hash gives the same bucket.
+    CHECK(((a.hash_function()(*keys[j]) >> kb->hash_shift) & (count - 1)) == home);
     auto lane_of = [&](std::size_t at) {
       const auto& ks = kb->buckets[at].keys;
       return static_cast<std::size_t>(std::find(std::begin(ks), std::end(ks), *keys[j]) - std::begin(ks));

@@ -339,7 +339,7 @@ class arranged_values {
       const std::size_t count = std::max<std::size_t>(1, lanes / bucket::lanes);
       const unsigned shift = static_cast<unsigned>(std::countr_zero(extent) - std::countr_zero(count));
       out.shift = shift;
-      out.hash_shift = count > 1 ? 64 - static_cast<unsigned>(std::countr_zero(count)) : 63;
+      out.hash_shift = detail::bucket_hash_shift(count);
       bucket unfilled{};
       for (Key& k : unfilled.keys) k = empty;
       out.buckets.assign(count, unfilled);

@@ -65,6 +65,13 @@ template <std::size_t Lanes, class Key>
   }
 }
 
+/// How far a key's hash shifts to its bucket among `count` (a power of
+/// two): `(h >> bucket_hash_shift(count)) & (count - 1)` is the top bits of
+/// its home slot, one shift where slot and bucket took two.
+constexpr unsigned bucket_hash_shift(std::size_t count) noexcept {
+  return count > 1 ? 64 - static_cast<unsigned>(std::countr_zero(count)) : 63;
+}
+
 /// One line of keys: `lanes` of them, filled in order, the rest holding the
 /// layout's `empty_key`.
 template <class Key>
@@ -157,7 +164,7 @@ struct key_buckets {
     const std::size_t wanted_lanes = std::bit_ceil(2 * groups);
     const std::size_t count = std::max<std::size_t>(1, std::min(extent, wanted_lanes) / lanes);
     out.shift = static_cast<unsigned>(std::countr_zero(extent) - std::countr_zero(count));
-    out.hash_shift = count > 1 ? 64 - static_cast<unsigned>(std::countr_zero(count)) : 63;
+    out.hash_shift = bucket_hash_shift(count);
     bucket unfilled{};
     for (Key& k : unfilled.keys) k = out.empty_key;
     out.buckets.assign(count, unfilled);
