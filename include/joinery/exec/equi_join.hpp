@@ -645,6 +645,11 @@ JOINERY_DETAIL_ALWAYS_INLINE inline void probe_range(const arrangement<Key, Hash
 ///   reach it in order, collected `detail::kept_batch` rows at a time). An
 ///   emit that reads build-side values at j from columns beyond the cache
 ///   runs faster as `prefetch_build(emit, columns...)` (prefetch_build.hpp).
+///   The probe of values laid out for `with_values`, and of keys in buckets,
+///   may call a small trivially copyable emit through its own copy, written
+///   back when the probe returns or throws (`detail::loop_emit`): `key_at`
+///   and `accept` must not read the emit's state. A sink that holds its
+///   totals by value runs fastest there.
 template <join_kind Kind, class Key, class Hash, class KeyAt, class Accept, class Emit>
 void probe(const arrangement<Key, Hash>& build, std::size_t n_probe, KeyAt&& key_at, Accept&& accept,
            Emit&& emit) {
