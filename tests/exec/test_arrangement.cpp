@@ -2,6 +2,7 @@
 // order, NULL keys excluded, the layout choices, and work counts.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -706,6 +707,97 @@ TEST_CASE("joinery.exec.arrangement.for_each_group_visits_groups_in_order") {
   arrangement<std::int64_t> none;
   none.build(0, [](std::size_t) { return opt{}; });
   none.for_each_group([](jy::exec::group_id, const std::int64_t&, row_pos) { FAIL("an empty build has no group"); });
+}
+
+TEST_CASE("joinery.exec.arrangement.for_each_group_in_slot_order_visits_every_group_once") {
+  // The keys and NULLs of the test above: each group once, with its own
+  // key and leader, in any order (slot order for the hashed layout, group
+  // order for the direct one), and nothing for an empty build.
+  for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
+    std::vector<opt> keys(200);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (i % 7 != 1) keys[i] = static_cast<std::int64_t>(i % 40) * scale;
+    auto a = build_of(keys);
+    REQUIRE(a.index_layout() == (scale == 1 ? layout::direct : layout::hashed));
+    using visit = std::tuple<jy::exec::group_id, std::int64_t, row_pos>;
+    std::vector<visit> in_order, in_slots;
+    a.for_each_group([&](jy::exec::group_id g, const std::int64_t& k, row_pos l) { in_order.emplace_back(g, k, l); });
+    std::vector<jy::exec::group_id> slot_groups;
+    a.for_each_group_in_slot_order([&](jy::exec::group_id g, const std::int64_t& k, row_pos l) {
+      in_slots.emplace_back(g, k, l);
+      slot_groups.push_back(g);
+    });
+    REQUIRE(in_slots.size() == 40);
+    if (scale == 1) {
+      CHECK(in_slots == in_order);
+    } else {
+      // Slot order: the groups' home slots do not ascend with their ids.
+      std::vector<std::size_t> slots;
+      for (const jy::exec::group_id g : slot_groups) slots.push_back(a.home_slot_of(a.group_key(g)));
+      CHECK(std::is_sorted(slots.begin(), slots.end()) == true);
+      CHECK_FALSE(std::is_sorted(slot_groups.begin(), slot_groups.end()));
+      std::sort(in_slots.begin(), in_slots.end());
+      CHECK(in_slots == in_order);
+    }
+  }
+  arrangement<std::int64_t> none;
+  none.build(0, [](std::size_t) { return opt{}; });
+  none.for_each_group_in_slot_order(
+      [](jy::exec::group_id, const std::int64_t&, row_pos) { FAIL("an empty build has no group"); });
+}
+
+TEST_CASE("joinery.exec.arrangement.find_each_finds_as_find_does") {
+  // Keys looked up past the stretch read ahead (100 of them), every
+  // second one absent, in every layout: the same group as `find`, each key
+  // once and in order, and one probe counted per key.
+  for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
+    std::vector<opt> built(300);
+    for (std::size_t i = 0; i < built.size(); ++i)
+      if (i % 5 != 3) built[i] = static_cast<std::int64_t>(i % 60) * 2 * scale;
+    for (const bool identity : {false, true}) {
+      if (identity && scale != 1) continue;
+      std::vector<opt> keys = built;
+      if (identity)
+        for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<std::int64_t>(i);
+      auto a = build_of(keys);
+      CHECK(a.index_layout() == (identity ? layout::identity : scale == 1 ? layout::direct : layout::hashed));
+      std::vector<std::int64_t> wanted(100);
+      for (std::size_t l = 0; l < wanted.size(); ++l)
+        wanted[l] = static_cast<std::int64_t>((l * 37) % 100) * (identity ? 4 : scale);  // odd multiples: absent
+      std::vector<jy::exec::group_id> expected, seen;
+      std::vector<std::size_t> order;
+      for (const std::int64_t k : wanted) expected.push_back(a.find(k));
+      a.reset_counters();
+      a.find_each(
+          wanted.size(), [&](std::size_t l) -> const std::int64_t& { return wanted[l]; },
+          [&](std::size_t l, jy::exec::group_id g) {
+            order.push_back(l);
+            seen.push_back(g);
+          });
+      CHECK(seen == expected);
+      CHECK(order.size() == wanted.size());
+      CHECK(std::is_sorted(order.begin(), order.end()));
+      CHECK(a.counters().probes == wanted.size());
+      const auto found = static_cast<std::size_t>(std::count_if(seen.begin(), seen.end(),
+                                                                [](jy::exec::group_id g) { return g != no_group; }));
+      CHECK(found == (identity ? 75 : 40));  // keys 2m with m % 5 != 3, m < 50; rows 0..299
+      // A key returned by value, and no key at all.
+      std::vector<jy::exec::group_id> by_value;
+      a.find_each(
+          wanted.size(), [&](std::size_t l) { return wanted[l]; },
+          [&](std::size_t, jy::exec::group_id g) { by_value.push_back(g); });
+      CHECK(by_value == expected);
+      a.find_each(0, [&](std::size_t) -> std::int64_t { FAIL("no key to read"); return 0; },
+                  [](std::size_t, jy::exec::group_id) { FAIL("no key to find"); });
+    }
+  }
+  // An empty build finds nothing.
+  arrangement<std::int64_t> none;
+  none.build(0, [](std::size_t) { return opt{}; });
+  std::vector<jy::exec::group_id> seen;
+  none.find_each(3, [](std::size_t l) { return static_cast<std::int64_t>(l); },
+                 [&](std::size_t, jy::exec::group_id g) { seen.push_back(g); });
+  CHECK(seen == std::vector<jy::exec::group_id>(3, no_group));
 }
 
 TEST_CASE("joinery.exec.arrangement.for_each_group_by_key_visits_the_direct_layout_in_key_order") {

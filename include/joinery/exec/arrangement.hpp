@@ -400,6 +400,35 @@ class arrangement {
     return lookup_group(k, counters_);
   }
 
+  /// The group of each of `n` keys in turn: `f(i, find(key_at(i)))`, with
+  /// `no_group` for a key not here; `key_at(i)` returns a `Key` (or a
+  /// reference to one) and may be called twice for one i. The hashed
+  /// layout's home slots are read a stretch of keys ahead (prefetched):
+  /// keys in no particular order wait on each slot otherwise once the
+  /// table is beyond L2.
+  template <class KeyAt, class F>
+  void find_each(std::size_t n, KeyAt&& key_at, F&& f) const {
+    counters_.probes += n;
+    if (groups_ == 0 || direct_layout()) {
+      for (std::size_t i = 0; i < n; ++i) f(i, lookup_group(key_at(i), counters_));
+      return;
+    }
+    constexpr std::size_t ahead = 16;
+    std::uint64_t hashes[ahead];
+    for (std::size_t i = 0; i < std::min(n, ahead); ++i) {
+      hashes[i] = hash_(key_at(i));
+      detail::prefetch_read(slots_.data() + slot_of(hashes[i]));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t h = hashes[i % ahead];
+      if (i + ahead < n) {
+        hashes[i % ahead] = hash_(key_at(i + ahead));
+        detail::prefetch_read(slots_.data() + slot_of(hashes[i % ahead]));
+      }
+      f(i, lookup_hashed(key_at(i), h, counters_));
+    }
+  }
+
   /// Build-side row positions of group `g`, in input order.
   [[nodiscard]] std::span<const row_pos> rows(group_id g) const noexcept {
     if (g == no_group) return {};
@@ -449,6 +478,19 @@ class arrangement {
       const slot& sl = slots_[group_slot_[g]];
       f(static_cast<group_id>(g), sl.key, sl.first);
     }
+  }
+  /// Visits every group once, `f(g, key, leader)` as `for_each_group`
+  /// does, in the hashed layout's slot order (in group order for another
+  /// layout): one sequential pass over the slots, for a caller that keeps
+  /// what it reads by group id, where group order reads them at random.
+  template <class F>
+  void for_each_group_in_slot_order(F&& f) const {
+    if (direct_layout()) {
+      for_each_group(f);
+      return;
+    }
+    for (const slot& sl : slots_)
+      if (sl.group != no_group) f(sl.group, sl.key, sl.first);
   }
   /// Group of build row i (`no_group` for a row with a NULL key component),
   /// after `build` or `build_groups` (not `fold_groups`).
@@ -906,7 +948,10 @@ class arrangement {
         return idx < direct_.size() ? direct_[idx] : no_group;
       }
     }
-    const std::uint64_t h = hash_(k);
+    return lookup_hashed(k, hash_(k), w);
+  }
+  /// `lookup_group` in the hashed layout, of a key whose hash is `h`.
+  [[nodiscard]] group_id lookup_hashed(const Key& k, std::uint64_t h, work_counters& w) const {
     if (const auto f = filter_.bits(); f.bits && !f.may_contain(h)) return no_group;
     const slot* sl = find_slot(k, slot_of(h), w);
     return sl ? sl->group : no_group;

@@ -281,44 +281,60 @@ template <class Key, class Acc, class KeyAt, class Fold, class Combine>
   }
   std::vector<arrangement<Key>> arr(parts);
   std::vector<std::vector<Acc>> acc(parts);
+  std::vector<std::vector<Key>> keys(parts);  // per part, by local group (none kept for part 0)
+  std::vector<std::vector<std::uint32_t>> leaders(parts), sizes(parts);
   auto fold_range = [&](std::size_t p, std::size_t b, std::size_t e) {
     acc[p] = arr[p].fold_groups(
         e - b, [&](std::size_t j) { return key_at(b + j); }, init, [&](Acc& a, std::size_t j) { fold(a, b + j); },
         arrangement<Key>::fold_in_table_shared_max_bytes);
+    // What the merge reads of the part, copied out on the part's thread.
+    const std::size_t count = arr[p].group_count();
+    if (p > 0) keys[p].resize(count);
+    leaders[p].resize(count);
+    sizes[p].resize(count);
+    arr[p].for_each_group_in_slot_order([&](group_id l, const Key& k, row_pos leader) {
+      if (p > 0) keys[p][l] = k;
+      leaders[p][l] = static_cast<std::uint32_t>(b + leader);
+      sizes[p][l] = static_cast<std::uint32_t>(arr[p].group_size(l));
+    });
   };
   detail::run_parts(parts, n, fold_range);
-  // The parts' groups in part order, grouped once more: a key's first
-  // appearance over that list is its first appearance over the rows. Keys
-  // and leaders are copied out in one prefetched pass per part.
-  std::vector<std::size_t> offset(parts + 1, 0);
-  for (std::size_t p = 0; p < parts; ++p) offset[p + 1] = offset[p] + arr[p].group_count();
-  std::vector<Key> keys(offset.back());
-  std::vector<std::uint32_t> leaders(offset.back());
-  for (std::size_t p = 0; p < parts; ++p) {
-    const std::size_t b = detail::part_begin(n, parts, p);
-    arr[p].for_each_group([&](group_id l, const Key& k, row_pos leader) {
-      keys[offset[p] + l] = k;
-      leaders[offset[p] + l] = static_cast<std::uint32_t>(b + leader);
-    });
-  }
-  arrangement<Key> merged;
-  merged.build_groups(keys.size(), [&](std::size_t j) { return std::optional<Key>(keys[j]); });
+  // Part 0's groups are the first groups, in its order. Each later
+  // part's keys are looked up in the parts before it, in part order: a key
+  // found there is an earlier group, which takes the part's rows by
+  // `combine`; a key found in none is a new group, founded in this part.
+  // The parts' groups are in order of first appearance within each part,
+  // so the groups stay in order of first appearance over the rows.
   folded_groups<Acc> out;
-  out.accumulators.reserve(merged.group_count());
-  out.leaders.reserve(merged.group_count());
-  out.sizes.reserve(merged.group_count());
-  for (std::size_t p = 0; p < parts; ++p) {
-    for (std::size_t l = 0; l < acc[p].size(); ++l) {
-      const auto local = static_cast<group_id>(l);
-      const group_id g = merged.group_of_row(offset[p] + l);
-      const auto rows = static_cast<std::uint32_t>(arr[p].group_size(local));
-      if (g == out.accumulators.size()) {  // the group's first rows are in this part
+  out.accumulators = std::move(acc[0]);
+  out.leaders = std::move(leaders[0]);
+  out.sizes = std::move(sizes[0]);
+  std::vector<std::vector<group_id>> global(parts);  // part p's groups -> groups (p >= 1)
+  for (std::size_t p = 1; p < parts; ++p) {
+    const std::size_t count = keys[p].size();
+    auto& mine = global[p];
+    mine.assign(count, no_group);
+    for (std::size_t q = 0; q < p; ++q)
+      arr[q].find_each(
+          count, [&](std::size_t l) -> const Key& { return keys[p][l]; },
+          [&](std::size_t l, group_id g) {
+            if (mine[l] == no_group && g != no_group) mine[l] = q == 0 ? g : global[q][g];
+          });
+    // Earlier groups sit at random places: read a stretch ahead.
+    constexpr std::size_t ahead = 16;
+    for (std::size_t l = 0; l < count; ++l) {
+      if (l + ahead < count && mine[l + ahead] != no_group) {
+        detail::prefetch_read(out.accumulators.data() + mine[l + ahead]);
+        detail::prefetch_read(out.sizes.data() + mine[l + ahead]);
+      }
+      if (mine[l] == no_group) {  // founded in this part
+        mine[l] = static_cast<group_id>(out.accumulators.size());
         out.accumulators.push_back(std::move(acc[p][l]));
-        out.leaders.push_back(leaders[offset[p] + l]);
-        out.sizes.push_back(rows);
+        out.leaders.push_back(leaders[p][l]);
+        out.sizes.push_back(sizes[p][l]);
       } else {
-        combine(out.accumulators[g], std::move(acc[p][l]));
-        out.sizes[g] += rows;
+        combine(out.accumulators[mine[l]], std::move(acc[p][l]));
+        out.sizes[mine[l]] += sizes[p][l];
       }
     }
   }
