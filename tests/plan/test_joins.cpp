@@ -196,3 +196,64 @@ TEST_CASE("joinery.plan.join.chained_joins_and_null_extension_propagates") {
   using row = std::tuple<std::int64_t, opt_s>;
   CHECK(rows_of(r) == std::vector<row>{{1, nullopt}, {2, nullopt}, {3, "FR"}, {4, nullopt}, {5, nullopt}});
 }
+
+TEST_CASE("joinery.plan.join.values_of_a_large_joined_table_exact_rows") {
+  // A joined table whose columns reach `exec::prefetch_min_column_bytes`
+  // (200,000 int64 values; strings too), so the projection gathers them a
+  // stretch of rows ahead: every row's values are its own, in order,
+  // unmatched rows included, eagerly, on threads and streamed.
+  struct big_fact : jy::table<"big_fact", jy::column<"id", std::int64_t>, jy::column<"k", std::optional<std::int64_t>>> {};
+  struct big_dim : jy::table<"big_dim", jy::column<"k", std::int64_t>, jy::column<"v", std::int64_t>,
+                             jy::column<"s", std::string>> {};
+  REQUIRE(200'000 * sizeof(std::int64_t) >= jy::exec::prefetch_min_column_bytes);
+  auto name = [](std::int64_t j) {
+    std::string s = "s";
+    s += std::to_string(j % 1000);
+    return s;
+  };
+  std::vector<std::int64_t> dk, dv, fid;
+  std::vector<std::string> ds;
+  std::vector<std::optional<std::int64_t>> fk;
+  for (std::int64_t j = 0; j < 200'000; ++j) {
+    dk.push_back(j * 7);
+    dv.push_back(j * 3 + 1);
+    ds.push_back(name(j));
+  }
+  for (std::int64_t i = 0; i < 300'000; ++i) {
+    // Keys of rows 0..249,999 of a dim of 200,000: one in five misses; every 11th row NULL.
+    const std::int64_t j = (i * 13) % 250'000;
+    fid.push_back(i);
+    fk.push_back(i % 11 == 5 ? std::optional<std::int64_t>{} : std::optional<std::int64_t>{j * 7});
+  }
+  jy::relation<big_dim> d;
+  d.assign_columns(dk, dv, ds);
+  jy::relation<big_fact> f;
+  f.assign_columns(fid, fk);
+  constexpr auto on = jy::col<big_fact, "k"> == jy::col<big_dim, "k">;
+  constexpr auto items = jy::select(jy::as<"id">(jy::col<big_fact, "id">), jy::as<"v">(jy::col<big_dim, "v">),
+                                    jy::as<"s">(jy::col<big_dim, "s">));
+  using inner_row = std::tuple<std::int64_t, std::int64_t, std::string>;
+  using left_row = std::tuple<std::int64_t, std::optional<std::int64_t>, std::optional<std::string>>;
+  std::vector<inner_row> inner;
+  std::vector<left_row> left;
+  for (std::int64_t i = 0; i < 300'000; ++i) {
+    const std::int64_t j = (i * 13) % 250'000;
+    if (i % 11 != 5 && j < 200'000) {
+      inner.emplace_back(i, j * 3 + 1, name(j));
+      left.emplace_back(i, j * 3 + 1, name(j));
+    } else {
+      left.emplace_back(i, std::nullopt, std::nullopt);
+    }
+  }
+  REQUIRE(inner.size() > 200'000);
+  constexpr auto inner_plan = jy::from<big_fact> | jy::join_inner<big_dim>(on) | items;
+  constexpr auto left_plan = jy::from<big_fact> | jy::join_left<big_dim>(on) | items;
+  CHECK(rows_of(jy::materialize(inner_plan, f, d)) == inner);
+  CHECK(rows_of(jy::materialize(left_plan, f, d)) == left);
+  CHECK(rows_of(jy::materialize(inner_plan, jy::threads(2), f, d)) == inner);
+  CHECK(rows_of(jy::materialize(left_plan, jy::threads(2), f, d)) == left);
+  std::vector<left_row> streamed;
+  for (auto row : jy::run(left_plan, f, d))
+    streamed.emplace_back(jy::get<"id">(row), jy::get<"v">(row), jy::get<"s">(row));
+  CHECK(streamed == left);
+}

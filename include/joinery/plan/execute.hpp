@@ -601,29 +601,52 @@ struct projection_items_of<P, Src, type_list<Items...>> {
     }
   }
 
-  /// Prefetches, for every item that is a column of a joined table (not the
-  /// first, which is read in order), its values at the positions of `ms`, so
-  /// reading the chunk's rows does not wait on each random gather. No effect
-  /// on values.
-  static void prefetch_rows(const Src& src, const exec::match_set<width>& ms) noexcept {
-    (prefetch_item<typename Items::value_type>(src, ms), ...);
-  }
-  template <class X>
-  static void prefetch_item(const Src& src, const exec::match_set<width>& ms) noexcept {
+  /// Item k's values as a loop over the rows of `ms` gathers them: when the
+  /// item is a column of a joined table (not the first, read in order) of
+  /// at least `exec::prefetch_min_column_bytes`, its values and positions,
+  /// so the loop can prefetch them a stretch of rows ahead; else nothing.
+  struct gathered_values {
+    const char* values = nullptr;  // null: nothing to prefetch
+    std::size_t stride = 0;
+    const std::uint32_t* pos = nullptr;
+    static constexpr std::size_t ahead = 16;
+    /// The address of row `r`'s value; a left join's missing row gives the
+    /// first value's (no branch on a coin toss).
+    [[nodiscard]] const char* at(std::size_t r) const noexcept {
+      return values + stride * (pos[r] & (0U - static_cast<std::uint32_t>(pos[r] != exec::no_row)));
+    }
+    void prefetch(std::size_t r) const noexcept { exec::detail::prefetch_read(at(r)); }
+  };
+  template <std::size_t k>
+  [[nodiscard]] static gathered_values gathered(const Src& src, const exec::match_set<width>& ms) noexcept {
+    using X = typename std::tuple_element_t<k, items_t>::value_type;
     if constexpr (is_column_ref<X>::value) {
       using T = typename X::table;
       using b = binding_of<T, bindings>;
       if constexpr (b::index > 0) {
         constexpr std::size_t c = column_index<T>(X::name.view());
         const auto& v = src.template get<T>().template column_at<c>();
-        // Below this size the values stay in cache and the prefetch loop only costs.
-        if (v.size() * sizeof(v[0]) < exec::prefetch_min_column_bytes) return;
-        const std::uint32_t* pos = ms.pos[b::index].data();
-        // A left join's missing row prefetches the first value: no branch on a coin toss.
-        for (std::size_t r = 0; r < ms.rows; ++r)
-          exec::detail::prefetch_read_outer(v.data() + (pos[r] & (0U - static_cast<std::uint32_t>(pos[r] != exec::no_row))));
+        if (v.size() * sizeof(v[0]) >= exec::prefetch_min_column_bytes)
+          return {reinterpret_cast<const char*>(v.data()), sizeof(v[0]), ms.pos[b::index].data()};
       }
     }
+    return {};
+  }
+
+  /// Prefetches, for every item that is a column of a joined table (not the
+  /// first, which is read in order), its values at the positions of `ms`, so
+  /// reading the chunk's rows does not wait on each random gather. No effect
+  /// on values.
+  static void prefetch_rows(const Src& src, const exec::match_set<width>& ms) noexcept {
+    [&]<std::size_t... k>(std::index_sequence<k...>) {
+      (
+          [&] {
+            const gathered_values g = gathered<k>(src, ms);
+            if (g.values)
+              for (std::size_t r = 0; r < ms.rows; ++r) exec::detail::prefetch_read_outer(g.at(r));
+          }(),
+          ...);
+    }(std::index_sequence_for<Items...>{});
   }
 
   /// Every row of `ms`, evaluated into the result relation's columns; on
@@ -668,7 +691,11 @@ struct projection_items_of<P, Src, type_list<Items...>> {
   static void fill_column(std::vector<column_type<k>>& v, const items_t& items, const Src& src,
                           const exec::match_set<width>& ms, std::size_t b, std::size_t e) {
     const auto& x = std::get<k>(items).value;
-    for (std::size_t r = b; r < e; ++r) v[r] = column_type<k>(eval_expr(x, env{&src, &ms, r}));
+    const gathered_values g = gathered<k>(src, ms);
+    for (std::size_t r = b; r < e; ++r) {
+      if (g.values && r + gathered_values::ahead < e) g.prefetch(r + gathered_values::ahead);
+      v[r] = column_type<k>(eval_expr(x, env{&src, &ms, r}));
+    }
   }
 
   /// Room for `n` values, in huge pages when large (see exec/huge_page_allocator.hpp).
@@ -684,7 +711,13 @@ struct projection_items_of<P, Src, type_list<Items...>> {
     std::vector<V> v;
     reserve_output(v, ms.rows);
     const auto& e = std::get<k>(items).value;
-    for (std::size_t r = 0; r < ms.rows; ++r) v.push_back(V(eval_expr(e, env{&src, &ms, r})));
+    // The values of a joined table sit at random rows: read a stretch ahead
+    // (10^7 rows joined to 10^6, one thread: see docs/performance.md).
+    const gathered_values g = gathered<k>(src, ms);
+    for (std::size_t r = 0; r < ms.rows; ++r) {
+      if (g.values && r + gathered_values::ahead < ms.rows) g.prefetch(r + gathered_values::ahead);
+      v.push_back(V(eval_expr(e, env{&src, &ms, r})));
+    }
     return v;
   }
 };
