@@ -38,6 +38,13 @@ std::vector<opt> spread_keys(std::size_t n, std::size_t stride, std::size_t offs
   return keys;
 }
 opt key_is_row(std::size_t i) { return static_cast<std::int64_t>(i); }
+/// 200 rows: key (i % 40) * scale at row i, NULL where i % 7 == 1.
+std::vector<opt> forty_keys_some_null(std::int64_t scale) {
+  std::vector<opt> keys(200);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (i % 7 != 1) keys[i] = static_cast<std::int64_t>(i % 40) * scale;
+  return keys;
+}
 }  // namespace
 
 TEST_CASE("joinery.exec.arrangement.groups_in_first_appearance_order") {
@@ -682,9 +689,7 @@ TEST_CASE("joinery.exec.arrangement.for_each_group_visits_groups_in_order") {
     if (m % 7 != 1) order.push_back(m), leaders.push_back(static_cast<row_pos>(m));
   for (std::int64_t m = 1; m < 40; m += 7) order.push_back(m), leaders.push_back(static_cast<row_pos>(m + 40));
   for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
-    std::vector<opt> keys(200);
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (i % 7 != 1) keys[i] = static_cast<std::int64_t>(i % 40) * scale;
+    const std::vector<opt> keys = forty_keys_some_null(scale);
     auto a = build_of(keys);
     CHECK(a.index_layout() == (scale == 1 ? layout::direct : layout::hashed));
     std::vector<std::int64_t> seen_keys;
@@ -714,9 +719,7 @@ TEST_CASE("joinery.exec.arrangement.for_each_group_in_slot_order_visits_every_gr
   // key and leader, in any order (slot order for the hashed layout, group
   // order for the direct one), and nothing for an empty build.
   for (std::int64_t scale : {std::int64_t{1}, std::int64_t{1000003}}) {
-    std::vector<opt> keys(200);
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (i % 7 != 1) keys[i] = static_cast<std::int64_t>(i % 40) * scale;
+    const std::vector<opt> keys = forty_keys_some_null(scale);
     auto a = build_of(keys);
     REQUIRE(a.index_layout() == (scale == 1 ? layout::direct : layout::hashed));
     using visit = std::tuple<jy::exec::group_id, std::int64_t, row_pos>;
