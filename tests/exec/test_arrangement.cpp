@@ -737,7 +737,7 @@ TEST_CASE("joinery.exec.arrangement.for_each_group_in_slot_order_visits_every_gr
       // Slot order: the groups' home slots do not ascend with their ids.
       std::vector<std::size_t> slots;
       for (const jy::exec::group_id g : slot_groups) slots.push_back(a.home_slot_of(a.group_key(g)));
-      CHECK(std::is_sorted(slots.begin(), slots.end()) == true);
+      CHECK(std::is_sorted(slots.begin(), slots.end()));
       CHECK_FALSE(std::is_sorted(slot_groups.begin(), slot_groups.end()));
       std::sort(in_slots.begin(), in_slots.end());
       CHECK(in_slots == in_order);

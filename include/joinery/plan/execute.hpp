@@ -604,7 +604,8 @@ struct projection_items_of<P, Src, type_list<Items...>> {
   /// Item k's values as a loop over the rows of `ms` gathers them: when the
   /// item is a column of a joined table (not the first, read in order) of
   /// at least `exec::prefetch_min_column_bytes`, its values and positions,
-  /// so the loop can prefetch them a stretch of rows ahead; else nothing.
+  /// so the loop can prefetch them a stretch of rows ahead; else nothing
+  /// (below that size the values stay in cache, and prefetching only costs).
   struct gathered_values {
     const char* values = nullptr;  // null: nothing to prefetch
     std::size_t stride = 0;
